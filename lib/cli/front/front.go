@@ -1,0 +1,178 @@
+// Package front is the "fluzo" front command: friendly porcelain over the
+// toolkit's plumbing binaries. Like git, it owns little logic of its own —
+// "fluzo X …" runs "fluzo-X …" found beside the executable or on PATH, and a
+// few porcelain verbs are shortcuts into a sibling's subcommand.
+package front
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/urfave/cli/v3"
+)
+
+// shortcut maps a porcelain verb to the sibling binary and the arguments
+// placed before the user's own.
+type shortcut struct {
+	verb   string
+	binary string
+	prefix []string
+	usage  string
+}
+
+var shortcuts = []shortcut{
+	{"run", "fluzo-agent", []string{"run"}, "run a task headless in this workspace (fluzo-agent run)"},
+	{"demo", "fluzo-agent", []string{"demo"}, "run the bundled demo against the simulator (fluzo-agent demo)"},
+	{"init", "fluzo-admit", []string{"config", "init"}, "write a commented .fluzo with every setting (fluzo-admit config init)"},
+	{"history", "fluzo-store", []string{"history"}, "list or purge stored sessions (fluzo-store history)"},
+	{"events", "fluzo-store", []string{"events"}, "stream stored events as JSONL (fluzo-store events)"},
+	{"replay", "fluzo-observe", []string{"replay"}, "show a task's read-only timeline (fluzo-observe replay)"},
+	{"telemetry", "fluzo-observe", nil, "local telemetry: purge, health (fluzo-observe)"},
+}
+
+// Command returns the fluzo command tree.
+func Command() *cli.Command {
+	cmd := &cli.Command{
+		Name:      "fluzo",
+		Usage:     "local-first runtime for AI coding agents",
+		ArgsUsage: "[command] [arguments...]",
+		Version:   core.Version,
+		Description: `Without arguments fluzo opens the terminal UI (fluzo-tui). With a command it
+runs the matching toolkit binary: "fluzo store events" runs "fluzo-store events",
+"fluzo history list" runs "fluzo-store history list", and "fluzo X" runs "fluzo-X"
+found beside the fluzo executable or, failing that, on PATH. Arguments, standard
+streams and the exit status pass through unchanged.
+
+Toolkit: fluzo-agent (runtime owner), fluzo-tool (confined tools), fluzo-admit
+(settings and policy), fluzo-store (durable store), fluzo-observe (replay,
+diagnostics, telemetry), fluzo-tui (terminal UI), fluzo-sim (model simulator).`,
+		// Dispatch must see "--help" and flags meant for the sibling.
+		SkipFlagParsing: true,
+		Action:          dispatch,
+		Commands: []*cli.Command{
+			{Name: "version", Usage: "print the toolkit version", Action: func(_ context.Context, c *cli.Command) error {
+				fmt.Fprintf(c.Root().Writer, "fluzo %s\n", core.Version)
+				return nil
+			}},
+			{Name: "help", Usage: "show this help, or the help of a command", ArgsUsage: "[command]", Action: help},
+		},
+	}
+	for _, s := range shortcuts {
+		s := s
+		cmd.Commands = append(cmd.Commands, &cli.Command{
+			Name: s.verb, Usage: s.usage, SkipFlagParsing: true,
+			Action: func(ctx context.Context, c *cli.Command) error {
+				return execSibling(ctx, c, s.binary, append(append([]string{}, s.prefix...), c.Args().Slice()...))
+			},
+		})
+	}
+	return cmd
+}
+
+// Main runs the front command.
+func Main() int { return runner.Main(Command()) }
+
+func help(ctx context.Context, c *cli.Command) error {
+	if c.Args().Len() == 0 {
+		return cli.ShowAppHelp(c.Root())
+	}
+	name := c.Args().First()
+	for _, s := range shortcuts {
+		if s.verb == name {
+			return execSibling(ctx, c, s.binary, append(append([]string{}, s.prefix...), "--help"))
+		}
+	}
+	return execSibling(ctx, c, "fluzo-"+name, []string{"--help"})
+}
+
+func dispatch(ctx context.Context, c *cli.Command) error {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		if _, err := findSibling("fluzo-tui"); err == nil {
+			return execSibling(ctx, c, "fluzo-tui", nil)
+		}
+		return cli.ShowAppHelp(c)
+	}
+	switch args[0] {
+	case "-h", "--help":
+		return cli.ShowAppHelp(c)
+	case "-v", "--version":
+		fmt.Fprintf(c.Writer, "fluzo %s\n", core.Version)
+		return nil
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return runner.Usage(c, "unknown option %s", args[0])
+	}
+	return execSibling(ctx, c, "fluzo-"+args[0], args[1:])
+}
+
+// findSibling looks for a toolkit binary beside the running executable,
+// then on PATH, so an installed toolkit prefers its own siblings over
+// another version earlier on PATH.
+func findSibling(name string) (string, error) {
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return exec.LookPath(name)
+}
+
+func execSibling(ctx context.Context, c *cli.Command, name string, args []string) error {
+	path, err := findSibling(name)
+	if err != nil {
+		sub := strings.TrimPrefix(name, "fluzo-")
+		return core.Errorf(core.CodeUsage, "%q is not a fluzo command: no %s beside fluzo or on PATH", sub, name).
+			WithHint("available: %s", strings.Join(available(), ", "))
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Args[0] = name
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.Root().Writer, c.Root().ErrWriter
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			code := ee.ExitCode()
+			if code < 0 { // killed by a signal
+				code = core.ExitCancelled
+			}
+			return runner.Silent{Code: code}
+		}
+		return core.Wrap(err, core.CodeFailed, "could not run "+name).WithHint("check that %s is executable", path)
+	}
+	return nil
+}
+
+// available lists the commands a user can type: built-ins, shortcuts and
+// every fluzo-* executable found beside fluzo or on PATH.
+func available() []string {
+	set := map[string]bool{"help": true, "version": true}
+	for _, s := range shortcuts {
+		set[s.verb] = true
+	}
+	dirs := filepath.SplitList(os.Getenv("PATH"))
+	if self, err := os.Executable(); err == nil {
+		dirs = append([]string{filepath.Dir(self)}, dirs...)
+	}
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if n := e.Name(); strings.HasPrefix(n, "fluzo-") && !e.IsDir() {
+				set[strings.TrimPrefix(n, "fluzo-")] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

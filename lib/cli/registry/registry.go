@@ -1,0 +1,35 @@
+// Package registry lists every toolkit binary with its command tree and
+// entry point. The documentation generator and the testscript driver both
+// read it, so a new binary is documented and testable once it is listed.
+package registry
+
+import (
+	"github.com/josecorral/fluzo/lib/cli/clidoc"
+	"github.com/josecorral/fluzo/lib/cli/front"
+	"github.com/urfave/cli/v3"
+)
+
+// Binary is one executable of the toolkit.
+type Binary struct {
+	Name    string
+	Command func() *cli.Command
+	Main    func() int
+	// Sections adds man page sections (FILES, EXAMPLES, references).
+	Sections func() []clidoc.Section
+}
+
+// All lists the toolkit's binaries in documentation order.
+func All() []Binary {
+	return []Binary{
+		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
+	}
+}
+
+// Names returns the binary names.
+func Names() []string {
+	var out []string
+	for _, b := range All() {
+		out = append(out, b.Name)
+	}
+	return out
+}

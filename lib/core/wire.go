@@ -1,0 +1,55 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Command is a request on a JSONL port or control socket. The command's
+// own arguments are decoded separately (and strictly) by its handler.
+type Command struct {
+	V   int    `json:"v"`
+	ID  string `json:"id"`
+	Cmd string `json:"cmd"`
+}
+
+// Ack acknowledges a command; it is not completion — outcomes arrive as
+// events.
+type Ack struct {
+	V    int    `json:"v"`
+	Type string `json:"type"` // "ack"
+	Re   string `json:"re"`
+	Data any    `json:"data,omitempty"`
+}
+
+// ErrorRecord is the wire form of a typed error answering a command.
+type ErrorRecord struct {
+	V     int    `json:"v"`
+	Type  string `json:"type"` // "error"
+	Re    string `json:"re,omitempty"`
+	Error *Error `json:"error"`
+}
+
+// NewAck returns an ack for request id.
+func NewAck(re string, data any) Ack { return Ack{V: WireVersion, Type: "ack", Re: re, Data: data} }
+
+// NewErrorRecord returns the wire error answering request id.
+func NewErrorRecord(re string, err error) ErrorRecord {
+	return ErrorRecord{V: WireVersion, Type: "error", Re: re, Error: AsError(err)}
+}
+
+// DecodeStrict decodes one JSON object into v, rejecting unknown fields
+// and trailing data: commands and tool arguments are closed schemas.
+func DecodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return Wrap(err, CodeInvalidRequest, "the request does not match its schema: "+err.Error()).
+			WithHint("check field names and types against the documented schema")
+	}
+	if dec.More() {
+		return Errorf(CodeInvalidRequest, "the request has data after its JSON object").
+			WithHint("send exactly one JSON object per line")
+	}
+	return nil
+}
