@@ -8,12 +8,22 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+type scriptCmd = func(ts *testscript.TestScript, neg bool, args []string)
+
+// extra holds commands registered by the per-area files (commands_*.go)
+// through register, so areas can add commands without editing this file.
+var extra = map[string]scriptCmd{}
+
+func register(name string, fn scriptCmd) { extra[name] = fn }
+
 // Commands are custom script commands shared by all scripts. Keep them
 // few: scripts should read as shell sessions a user could type.
-func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"exits": exits,
+func Commands() map[string]scriptCmd {
+	cmds := map[string]scriptCmd{"exits": exits}
+	for k, v := range extra {
+		cmds[k] = v
 	}
+	return cmds
 }
 
 // exits N prog args... runs prog and asserts its exit status is exactly N

@@ -28,7 +28,7 @@ func generated() map[string]string {
 			sections = b.Sections()
 		}
 		var see []string
-		for _, n := range Names() {
+		for _, n := range Toolkit {
 			if n != b.Name {
 				see = append(see, n)
 			}

@@ -9,6 +9,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// Toolkit names every binary of the finished toolkit, for SEE ALSO lines.
+// It is fixed so that adding a binary does not rewrite every man page.
+var Toolkit = []string{"fluzo", "fluzo-agent", "fluzo-tool", "fluzo-admit", "fluzo-store", "fluzo-observe", "fluzo-tui", "fluzo-sim"}
+
 // Binary is one executable of the toolkit.
 type Binary struct {
 	Name    string
