@@ -75,7 +75,8 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		a.record(ctx, core.EvVerification, v)
 		return v
 	}
-	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: ExecTool, Args: ExecArgs(a.verify)}
+	name, args := VerificationCall(a.verify)
+	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
 	op, err := a.Journal.OpRequested(ctx, a.refs, call)
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}

@@ -1,6 +1,9 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // This file is the one place that knows the shapes of fluzo-tool's
 // arguments and results that the loop itself interprets (edits for the
@@ -25,31 +28,29 @@ func toolKind(name string) int {
 	return kindOther
 }
 
-// ExecTool is the tool the runtime uses to run the verification command.
-const ExecTool = "exec"
-
-// ExecArgs are the arguments of an exec call running command.
-func ExecArgs(command string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"command": command})
-	return b
+// VerificationCall returns the tool call that runs command: exec with an
+// argv when the command is plain words, shell when it needs a shell
+// (pipes, quoting, variables). The two never fall back to each other.
+func VerificationCall(command string) (string, json.RawMessage) {
+	if strings.ContainsAny(command, "|&;<>$`\"'*?()~#") {
+		b, _ := json.Marshal(map[string]any{"script": command})
+		return "shell", b
+	}
+	b, _ := json.Marshal(map[string]any{"argv": strings.Fields(command)})
+	return "exec", b
 }
 
+// execCommand returns the command line a process call runs.
 func execCommand(args json.RawMessage) string {
 	var a struct {
-		Command any `json:"command"`
-		Cmd     any `json:"cmd"`
+		Argv   []string `json:"argv"`
+		Script string   `json:"script"`
 	}
 	json.Unmarshal(args, &a)
-	for _, c := range []any{a.Command, a.Cmd} {
-		switch v := c.(type) {
-		case string:
-			return v
-		case []any:
-			b, _ := json.Marshal(v)
-			return string(b)
-		}
+	if a.Script != "" {
+		return a.Script
 	}
-	return ""
+	return strings.Join(a.Argv, " ")
 }
 
 // execResult returns a command's exit code and combined output; a failed
