@@ -41,7 +41,9 @@ func TestObserverIsNeverAwaited(t *testing.T) {
 	}
 	close(gate)
 	o.Wait()
-	if log.count(func(o Observation) bool { return o.Answers != nil && o.ActionTaken == "continue" && o.Fingerprint != "" }) != 1 {
+	if log.count(func(o Observation) bool {
+		return o.Answers != nil && o.ActionTaken == "continue" && o.Fingerprint != ""
+	}) != 1 {
 		t.Fatalf("observation not recorded: %+v", log.obs)
 	}
 }
