@@ -50,6 +50,8 @@ type Runner struct {
 	Diff func(ctx context.Context) (json.RawMessage, error)
 	// Observe is called at decision points; it must not block (Laya).
 	Observe func(point string, data any)
+	// Inbox holds interventions for the running task (nil: none).
+	Inbox *Inbox
 }
 
 // stop ends an attempt with a status (a core code or "completed") and a
@@ -141,6 +143,7 @@ func (a *run) loop(ctx context.Context) error {
 
 // turn sends one request and executes the complete tool calls it returns.
 func (a *run) turn(ctx context.Context) (bool, error) {
+	a.deliverInterventions(ctx)
 	if err := a.compactIfNeeded(ctx); err != nil {
 		return false, err
 	}
@@ -194,5 +197,17 @@ func (a *run) emit(v any) {
 func (a *run) observe(point string, data any) {
 	if a.Observe != nil {
 		a.Observe(point, data)
+	}
+}
+
+// deliverInterventions adds queued user messages at a safe boundary: after
+// every tool call of the previous turn has its result.
+func (a *run) deliverInterventions(ctx context.Context) {
+	if a.Inbox == nil {
+		return
+	}
+	for _, in := range a.Inbox.Take() {
+		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: in.Text, Section: "intervention"})
+		a.record(ctx, core.EvIntervention, map[string]any{"id": in.ID, "state": "delivered", "bytes": len(in.Text)})
 	}
 }
