@@ -49,3 +49,14 @@ func gitEnv() []string {
 	}
 	return env
 }
+
+// GitTopLevel returns the top level of the git working tree containing
+// dir, or configuration_required when dir is not in one.
+func GitTopLevel(ctx context.Context, dir string) (string, error) {
+	out, err := inspectGit(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", core.Errorf(core.CodeConfigurationRequired, "%s is not inside a git working tree", dir).
+			WithHint("fluzo works in a git repository; run 'git init' there or pass --workspace")
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -28,9 +28,9 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
 	if err != nil {
-		state := "uncertain"
-		if ctx.Err() != nil {
-			state = "cancelled"
+		state := "uncertain" // the server may have processed it
+		if fe := core.AsError(err); fe.Details["status"] != nil && ctx.Err() == nil {
+			state = "completed" // it answered, with an error
 		}
 		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
 		if ctx.Err() != nil {

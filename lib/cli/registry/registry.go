@@ -4,6 +4,7 @@
 package registry
 
 import (
+	agentcli "github.com/josecorral/fluzo/lib/cli/agent"
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
 	"github.com/urfave/cli/v3"
@@ -26,6 +27,7 @@ type Binary struct {
 func All() []Binary {
 	return []Binary{
 		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
+		{Name: "fluzo-agent", Command: agentcli.Command, Main: agentcli.Main, Sections: agentcli.ManSections},
 	}
 }
 
