@@ -70,7 +70,7 @@ func execResult(out ToolOutcome) (int, string) {
 		Output   string `json:"output"`
 	}
 	json.Unmarshal(out.Result, &r)
-	code := 0
+	code := -1 // no exit code: killed by a signal or never started
 	if r.ExitCode != nil {
 		code = *r.ExitCode
 	}

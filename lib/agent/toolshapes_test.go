@@ -24,6 +24,9 @@ func TestExecResultReadsExitCodeAndOutput(t *testing.T) {
 	if code != 101 || out != "ab" {
 		t.Fatalf("got %d %q", code, out)
 	}
+	if code, _ := execResult(ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":null,"signal":"SIGKILL"}`)}); code != -1 {
+		t.Fatal("a signalled command must not count as passing")
+	}
 	if code, _ := execResult(ToolOutcome{OK: false}); code != -1 {
 		t.Fatal("a failed call must not count as a passing run")
 	}
