@@ -68,7 +68,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 	if err != nil {
 		a.answerSkipped([]ToolCall{call})
 		if ctx.Err() != nil {
-			return d, stopWith(core.CodeCancelled, "cancelled", err)
+			return d, stopped(ctx, err)
 		}
 		return d, stopWith(core.CodeOf(err), "approval_failed", err)
 	}
@@ -85,7 +85,7 @@ func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) 
 		defer cancel()
 		a.Tools.Cancel(grace)
 		a.answerSkipped([]ToolCall{call})
-		return out, stopWith(core.CodeCancelled, "cancelled", ctx.Err())
+		return out, stopped(ctx, ctx.Err())
 	}
 	if err != nil {
 		return ToolOutcome{OK: false, Error: core.AsError(err)}, nil

@@ -126,7 +126,7 @@ func (a *run) start(ctx context.Context, request string) error {
 func (a *run) loop(ctx context.Context) error {
 	for {
 		if err := ctx.Err(); err != nil {
-			return stopWith(core.CodeCancelled, "cancelled", err)
+			return stopped(ctx, err)
 		}
 		switch a.steps.Next() {
 		case StepFinalize:
@@ -210,4 +210,18 @@ func (a *run) deliverInterventions(ctx context.Context) {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: in.Text, Section: "intervention"})
 		a.record(ctx, core.EvIntervention, map[string]any{"id": in.ID, "state": "delivered", "bytes": len(in.Text)})
 	}
+}
+
+// ErrTimeBudget is the cause a task's context carries when its active-time
+// budget (harness.max_active_seconds) ran out.
+var ErrTimeBudget = core.Errorf(core.CodeBudgetExhausted, "the task's active time budget ran out").
+	WithHint("raise harness.max_active_seconds or narrow the task")
+
+// stopped classifies the end of a cancelled context: the time budget is
+// budget_exhausted, anything else a cancellation.
+func stopped(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), ErrTimeBudget) {
+		return stopWith(core.CodeBudgetExhausted, "max_active_seconds", ErrTimeBudget)
+	}
+	return stopWith(core.CodeCancelled, "cancelled", err)
 }

@@ -34,7 +34,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		}
 		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
 		if ctx.Err() != nil {
-			return ModelResponse{}, stopWith(core.CodeCancelled, "cancelled", err)
+			return ModelResponse{}, stopped(ctx, err)
 		}
 		return ModelResponse{}, stopWith(providerCode(err), "provider_error", err)
 	}
