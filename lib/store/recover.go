@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -144,8 +143,5 @@ func (tx *Tx) recoverTask(id string, rep *RecoveryReport) error {
 
 // ids collects a single text column.
 func (tx *Tx) ids(query string, args ...any) ([]string, error) {
-	return collect(tx.ctx, tx.tx, func(r *sql.Rows) (string, error) {
-		var s string
-		return s, r.Scan(&s)
-	}, query, args...)
+	return collect(tx.ctx, tx.tx, scanString, query, args...)
 }
