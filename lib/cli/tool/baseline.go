@@ -15,7 +15,7 @@ func baselineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "baseline",
 		Usage: "record the workspace's staged, unstaged and untracked paths with fingerprints",
-		Description: `Prints one {"v":1,"type":"baseline",…} record: HEAD and every path git reports
+		Description: `Prints one {"v":1,"type":"baseline",...} record: HEAD and every path git reports
 as staged, unstaged or untracked, with its status letters and the sha256 of its
 working-tree content ("absent" when deleted). Keep it and pass it to 'diff' later.`,
 		Flags: []cli.Flag{rootFlag()},
@@ -38,7 +38,7 @@ func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "diff",
 		Usage: "compare the workspace with a baseline, separating pre-existing changes",
-		Description: `Captures the current state and prints one {"v":1,"type":"diff_summary",…} record:
+		Description: `Captures the current state and prints one {"v":1,"type":"diff_summary",...} record:
 paths already changed at the baseline and untouched since (pre_existing), and
 every path changed since, with kind new, modified or reverted. With --touched,
 changes to paths not listed are marked uncertain: something other than the

@@ -11,8 +11,8 @@ func ManSections() []clidoc.Section {
 
 Its answer, in any order relative to other requests, names it in "re":
 
-  {"v":1,"type":"result","re":"r1","ok":true,"result":{…}}
-  {"v":1,"type":"error","re":"r1","ok":false,"error":{"code":"stale_version","message":"…","hint":"…"}}
+  {"v":1,"type":"result","re":"r1","ok":true,"result":{...}}
+  {"v":1,"type":"error","re":"r1","ok":false,"error":{"code":"stale_version","message":"...","hint":"..."}}
 
 Controls act on a running exec, shell or git request:
 
@@ -22,7 +22,7 @@ Controls act on a running exec, shell or git request:
 
 cancel sends SIGTERM to the request's process group and answers with an ack; if
 processes remain after the grace period a {"type":"stopping","re":"c1",
-"target":"r1","survivors":[{"pid":…,"command":…}]} record names them. kill sends
+"target":"r1","survivors":[{"pid":...,"command":...}]} record names them. kill sends
 SIGKILL to the group, its session and its descendants; a pid is accepted only when
 it belongs to a group this server started (otherwise not_owned). The interrupted
 request still ends with its result, flagged cancelled or killed.
@@ -57,7 +57,7 @@ as the same user, in the root by default.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
 TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
-(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK …) are never inherited;
+(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
 BASH_ENV, ENV and LD_* are refused even when set explicitly.
 
 Git runs with GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, GIT_CONFIG_NOSYSTEM=1

@@ -73,10 +73,9 @@ func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
 		Usage: "answer JSONL tool requests on stdin until EOF",
-		Description: `Reads one request per line, {"v":1,"id":"r1","tool":"view","args":{"path":"README.md"}},
-and writes {"v":1,"type":"result","re":"r1","ok":true,"result":{…}} or
-{"v":1,"type":"error","re":"r1","ok":false,"error":{"code":…,"message":…,"hint":…}}.
-Requests run concurrently; replies may arrive out of order and carry "re".
+		Description: `Reads one request per line and writes one reply per request: a result record
+with "ok":true and the tool's "result", or an error record with "ok":false and
+an "error" carrying code, message and hint (see PROTOCOL below). Requests run concurrently; replies may arrive out of order and carry "re".
 Control records {"v":1,"id":"c1","control":"cancel","target":"r1"} and
 "control":"kill" stop a running process request. On EOF the server stops the
 process groups it owns (SIGTERM, grace, SIGKILL), answers what is in flight,
