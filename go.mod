@@ -8,6 +8,9 @@ require (
 )
 
 require (
-	golang.org/x/sys v0.26.0 // indirect
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/gofrs/flock v0.13.2 // indirect
+	github.com/google/renameio/v2 v2.0.2 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
