@@ -108,6 +108,11 @@ func (d *Draft) Save() (*SaveResult, error) {
 	return &SaveResult{Config: cfg, OutsideChange: !snap.Same(d.base.loaded)}, nil
 }
 
+// newPendingFile is renameio's temp-file constructor; tests running as
+// root (where a read-only directory is still writable) replace it to
+// inject the same failure.
+var newPendingFile = renameio.NewPendingFile
+
 // writeAtomic replaces path with data, keeping its permission bits. It
 // refuses when the file changed again after it was read for this save.
 func writeAtomic(path string, data []byte, read Snapshot) error {
@@ -115,7 +120,7 @@ func writeAtomic(path string, data []byte, read Snapshot) error {
 	if st, err := os.Stat(path); err == nil {
 		perm = st.Mode().Perm()
 	}
-	t, err := renameio.NewPendingFile(path, renameio.WithPermissions(perm))
+	t, err := newPendingFile(path, renameio.WithPermissions(perm))
 	if err != nil {
 		return core.Wrap(err, core.CodeStorageError, "cannot create a temporary file beside "+path).
 			WithHint("make %s writable; nothing was changed", filepath.Dir(path))

@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/google/renameio/v2"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -134,10 +136,16 @@ func TestFailedSavesLeaveEverythingUnchanged(t *testing.T) {
 	}
 	assertUnchanged(t, path, before)
 
-	if os.Geteuid() != 0 {
+	{
 		dir := filepath.Dir(path)
 		os.Chmod(dir, 0o500)
 		defer os.Chmod(dir, 0o700)
+		if os.Geteuid() == 0 { // root writes into read-only directories
+			newPendingFile = func(string, ...renameio.Option) (*renameio.PendingFile, error) {
+				return nil, &os.PathError{Op: "open", Path: dir, Err: syscall.EROFS}
+			}
+			defer func() { newPendingFile = renameio.NewPendingFile }()
+		}
 		d := cfg.Edit()
 		d.Set("harness.max_turns", "3")
 		if _, err := d.Save(); core.CodeOf(err) != core.CodeStorageError {
