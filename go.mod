@@ -3,6 +3,8 @@ module github.com/josecorral/fluzo
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/google/renameio/v2 v2.0.2
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/urfave/cli/v3 v3.14.0
