@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-
 )
 
 // Model is one entry of GET /v1/models.
