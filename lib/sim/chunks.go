@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -141,7 +142,11 @@ func callArguments(tc SimToolCall) string {
 	if len(tc.Arguments) == 0 {
 		return "{}"
 	}
-	return string(tc.Arguments)
+	var b bytes.Buffer
+	if json.Compact(&b, tc.Arguments) != nil {
+		return string(tc.Arguments)
+	}
+	return b.String()
 }
 
 // completion renders a non-streamed answer.

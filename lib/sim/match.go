@@ -45,7 +45,7 @@ type chatBody struct {
 			Name string `json:"name"`
 		} `json:"function"`
 	} `json:"tools"`
-	Questions []struct {
+	Questions map[string]struct {
 		Type string `json:"type"`
 	} `json:"questions"`
 }
@@ -63,6 +63,7 @@ func observe(body []byte) (observed, error) {
 	for _, q := range b.Questions {
 		o.Question = append(o.Question, q.Type)
 	}
+	slices.Sort(o.Question)
 	calls := map[string]toolTurn{}
 	for _, m := range b.Messages {
 		o.LastRole = m.Role

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -39,7 +41,7 @@ func (s *Server) respond(w *statusWriter, r *http.Request, step *Step, o observe
 	model := o.Model
 	switch {
 	case step.Endpoint == EndpointLaya:
-		s.writeBody(w, resp, resp.Laya)
+		s.writeBody(w, resp, compactJSON(resp.Laya))
 	case o.Stream:
 		s.stream(ctx, w, resp, streamChunks(id, model, resp))
 	default:
@@ -135,4 +137,12 @@ func wait(ctx context.Context, ms int) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+func compactJSON(raw []byte) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }

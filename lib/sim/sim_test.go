@@ -139,7 +139,7 @@ func TestModelsAndLlamaSwapUpstream(t *testing.T) {
 	if code, _ := post(t, s.URL()+"/upstream/nope/v1/systemone", `{}`); code != 404 {
 		t.Fatalf("unknown model: %d", code)
 	}
-	if code, body := post(t, s.URL()+"/upstream/laya/v1/systemone", `{"questions":[{"type":"choice"}]}`); code != 200 || body != `{"answers":[]}` {
+	if code, body := post(t, s.URL()+"/upstream/laya/v1/systemone", `{"questions":{"kind":{"type":"choice"}}}`); code != 200 || body != `{"answers":[]}` {
 		t.Fatalf("laya through upstream: %d %s", code, body)
 	}
 	if v := s.Verify(); !v.OK || v.MaxConcurrent["laya"] != 1 {
