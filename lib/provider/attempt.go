@@ -80,7 +80,8 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, str
 	if c.ep.APIKey != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.ep.APIKey.Reveal())
 	}
-	return c.http.Do(hr)
+	hr.Header.Set("User-Agent", userAgent)
+	return c.http.RoundTrip(hr)
 }
 
 // checkStatus turns a 3xx or error status into a typed error. A redirect

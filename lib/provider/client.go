@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -16,7 +15,7 @@ import (
 type Client struct {
 	ep   Endpoint
 	base *url.URL
-	http *http.Client
+	http roundTripper
 }
 
 // New validates ep, fills defaults and returns a client.
@@ -37,7 +36,7 @@ func New(ep Endpoint) (*Client, error) {
 	if ep.Sleep == nil {
 		ep.Sleep = sleepContext
 	}
-	return &Client{ep: ep, base: base, http: newHTTPClient()}, nil
+	return &Client{ep: ep, base: base, http: newTransport()}, nil
 }
 
 // parseBaseURL accepts an absolute http(s) URL without credentials.

@@ -4,16 +4,30 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
-// newHTTPClient builds the client every provider request goes through. It
-// owns its transport so that nothing is taken from the environment
-// (Proxy nil: HTTP_PROXY and friends are ignored) and it never follows a
-// redirect: CheckRedirect hands the 3xx back to us, which reports
-// redirect_blocked without sending anything to the Location.
-func newHTTPClient() *http.Client {
+// roundTripper is what provider requests go through: one physical HTTP
+// exchange, nothing more.
+type roundTripper interface {
+	RoundTrip(*http.Request) (*http.Response, error)
+}
+
+// newTransport builds the transport every provider request goes through.
+// It owns its configuration so that nothing is taken from the environment
+// (Proxy nil: HTTP_PROXY and friends are ignored).
+//
+// Requests are sent with Transport.RoundTrip rather than http.Client.Do:
+// a client has redirect machinery even when CheckRedirect returns
+// http.ErrUseLastResponse — it parses the Location first and fails with an
+// error quoting it when it is malformed, which would both misclassify the
+// redirect and leak a secret-bearing Location into messages. RoundTrip
+// hands every 3xx back untouched; checkStatus reports it as
+// redirect_blocked with a sanitized destination.
+func newTransport() roundTripper {
 	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	tr := &http.Transport{
+	return &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     false,
@@ -25,10 +39,7 @@ func newHTTPClient() *http.Client {
 		// Compression would hide SSE chunk boundaries behind gzip buffering.
 		DisableCompression: true,
 	}
-	return &http.Client{
-		Transport: tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}
 }
+
+// userAgent identifies Fluzo to servers.
+var userAgent = "fluzo/" + core.Version

@@ -19,7 +19,8 @@ func (s *Server) respond(w *statusWriter, r *http.Request, step *Step, o observe
 	}
 	switch {
 	case resp.Redirect != nil:
-		loc := strings.NewReplacer("{target}", s.target.url, "{self}", s.url).Replace(resp.Redirect.Location)
+		loc := strings.NewReplacer("{target}", s.target.url, "{self}", s.url,
+			"{target_host}", strings.TrimPrefix(s.target.url, "http://")).Replace(resp.Redirect.Location)
 		w.Header().Set("Location", loc)
 		w.WriteHeader(resp.Redirect.Status)
 		fmt.Fprintf(w, "redirecting\n")
