@@ -7,6 +7,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
 	"github.com/josecorral/fluzo/lib/cli/tool"
+	clisim "github.com/josecorral/fluzo/lib/cli/sim"
 	"github.com/urfave/cli/v3"
 )
 
@@ -28,6 +29,7 @@ func All() []Binary {
 	return []Binary{
 		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
 		{Name: "fluzo-tool", Command: tool.Command, Main: tool.Main, Sections: tool.ManSections},
+		{Name: "fluzo-sim", Command: clisim.Command, Main: clisim.Main, Sections: clisim.ManSections},
 	}
 }
 
