@@ -135,6 +135,7 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		if out.OK {
 			a.editSeq++
 			a.loops.ObserveEdit()
+			a.touched = append(a.touched, editPath(call.Args))
 		}
 	case kindExec:
 		cmd := execCommand(call.Args)

@@ -46,8 +46,9 @@ type Runner struct {
 	Context ContextLimits
 	// ToolContextMaxBytes bounds one tool result in the model's context.
 	ToolContextMaxBytes int
-	// Diff summarizes task changes against the baseline taken at start.
-	Diff func(ctx context.Context) (json.RawMessage, error)
+	// Diff summarizes changes against the baseline taken at start;
+	// touched are the paths the task's own file tools wrote.
+	Diff func(ctx context.Context, touched []string) (json.RawMessage, error)
 	// Observe is called at decision points; it must not block (Laya).
 	Observe func(point string, data any)
 	// Inbox holds interventions for the running task (nil: none).
@@ -80,6 +81,7 @@ type run struct {
 	charged   int64
 	toolCalls int
 	editSeq   int64
+	touched   []string
 	denied    bool
 	summary   string
 	found     []Loop
