@@ -144,6 +144,7 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		if exit != 0 {
 			failure = FailureFingerprint(cmd, output)
 		}
+		a.record(ctx, "command.result", map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
 		if l := a.loops.ObserveTest(failure); l != nil {
 			a.found = append(a.found, *l)
 			a.record(ctx, "loop.detected", l)

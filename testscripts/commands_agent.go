@@ -1,0 +1,43 @@
+package testscripts
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func init() {
+	register("rust-toolchain", rustToolchain)
+}
+
+// rust-toolchain makes the machine's Rust toolchain usable under the
+// script's isolated HOME by linking $HOME/.rustup and $HOME/.cargo to the
+// real ones (rustup's cargo proxy looks there). It fails the script when
+// no toolchain is installed, so a missing cargo is never a silent pass.
+func rustToolchain(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: rust-toolchain")
+	}
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		ts.Fatalf("rust-toolchain: no home directory: %v", err)
+	}
+	home := ts.Getenv("HOME")
+	for name, env := range map[string]string{".rustup": "RUSTUP_HOME", ".cargo": "CARGO_HOME"} {
+		src := os.Getenv(env)
+		if src == "" {
+			src = filepath.Join(realHome, name)
+		}
+		if _, err := os.Stat(src); err != nil {
+			ts.Fatalf("rust-toolchain: %s not found (%v); install Rust with rustup", src, err)
+		}
+		dst := filepath.Join(home, name)
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		if err := os.Symlink(src, dst); err != nil {
+			ts.Fatalf("rust-toolchain: %v", err)
+		}
+	}
+}
