@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/sim"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -123,4 +124,32 @@ func fluzoConfig(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(&b, "\n[models.coder]\nbase_url = %q\nmodel = \"sim\"\n", ts.Getenv("SIM_URL"))
 	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), ".fluzo"), []byte(b.String()), 0o644))
+}
+
+func init() { register("sim-wait-requests", simWaitRequests) }
+
+// sim-wait-requests N waits (up to a minute) until the simulator has
+// received N requests, so a script can act while a scripted delay holds
+// the N-th answer. It synchronizes on events, never on elapsed time.
+func simWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
+	var n int
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sim-wait-requests N")
+	}
+	if _, err := fmt.Sscanf(args[0], "%d", &n); err != nil {
+		ts.Fatalf("sim-wait-requests: %q is not a number", args[0])
+	}
+	simMu.Lock()
+	srv := simServers[ts]
+	simMu.Unlock()
+	if srv == nil {
+		ts.Fatalf("sim-wait-requests: no simulator running")
+	}
+	for i := 0; i < 6000; i++ {
+		if srv.Verify().Requests >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.Fatalf("the simulator did not receive %d requests within a minute", n)
 }

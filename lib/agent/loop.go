@@ -34,11 +34,13 @@ type Approver interface {
 // Runner runs tasks in one workspace. The caller (fluzo-agent) has
 // validated configuration and holds workspace ownership.
 type Runner struct {
-	Model    Model
-	Tools    Tools
-	Policy   Policy
-	Journal  Journal
-	Approver Approver
+	Model Model
+	// ModelName is recorded with each provider request.
+	ModelName string
+	Tools     Tools
+	Policy    Policy
+	Journal   Journal
+	Approver  Approver
 	// Emit receives live records (never durable, never an outcome).
 	Emit    func(any)
 	Root    string
