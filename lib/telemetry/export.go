@@ -190,8 +190,10 @@ func (c *countingMetricExporter) Export(ctx context.Context, rm *metricdata.Reso
 	err := deliveryError(c.Exporter.Export(ctx, rm), c.guard)
 	c.health.queued(0, 0)
 	if err != nil {
+		// Counted in health; not returned, so the SDK does not report
+		// the same outage again through its global error handler.
 		c.health.failed(err, n)
-		return err
+		return nil
 	}
 	c.health.delivered(n)
 	return nil
