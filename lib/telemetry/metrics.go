@@ -30,6 +30,7 @@ type Metrics struct {
 	queueWait      metric.Float64Histogram
 	layaObs        metric.Int64Counter
 	layaDuration   metric.Float64Histogram
+	layaAgreement  metric.Int64Counter
 	limit          *cardinalityLimiter
 }
 
@@ -52,6 +53,7 @@ const (
 	MetricQueueWait       = "fluzo.queue.wait.duration"
 	MetricLayaObs         = "fluzo.laya.observations"
 	MetricLayaDuration    = "fluzo.laya.duration"
+	MetricLayaAgreement   = "fluzo.laya.agreement"
 	MetricTelemetryDrops  = "fluzo.telemetry.dropped"
 	MetricExportFailures  = "fluzo.telemetry.export.failures"
 	MetricQueued          = "fluzo.telemetry.queued"
@@ -95,6 +97,7 @@ func newMetrics(m metric.Meter, rt *Runtime) (*Metrics, error) {
 	x.queueWait = hist(MetricQueueWait, "s", "Time waiting for admission.")
 	x.layaObs = count(MetricLayaObs, "{observation}", "Laya shadow observations by status.")
 	x.layaDuration = hist(MetricLayaDuration, "s", "Laya observation latency.")
+	x.layaAgreement = count(MetricLayaAgreement, "{observation}", "Laya recommendation vs actual runtime action (unlabelled agreement, not accuracy).")
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ const (
 	LabelStatus     = "fluzo.status"
 	LabelProvenance = "fluzo.cost.provenance"
 	LabelCurrency   = "fluzo.cost.currency"
+	LabelAgreement  = "fluzo.laya.agreement"
 )
 
 func (m *Metrics) attrs(kv ...string) metric.MeasurementOption {
@@ -164,4 +165,13 @@ func (m *Metrics) firstChunkAfter(ctx context.Context, provider, model string, d
 		return
 	}
 	m.firstChunk.Record(ctx, d.Seconds(), m.attrs("gen_ai.provider.name", provider, "gen_ai.request.model", model))
+}
+
+// LayaAgreement compares a recommendation with the runtime's actual action:
+// agree, disagree or no_action. It is unlabelled agreement, never accuracy.
+func (m *Metrics) LayaAgreement(ctx context.Context, agreement string) {
+	if m == nil {
+		return
+	}
+	m.layaAgreement.Add(ctx, 1, m.attrs(LabelAgreement, agreement))
 }
