@@ -6,8 +6,8 @@ package registry
 import (
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
-	"github.com/josecorral/fluzo/lib/cli/tool"
 	clisim "github.com/josecorral/fluzo/lib/cli/sim"
+	"github.com/josecorral/fluzo/lib/cli/tool"
 	"github.com/urfave/cli/v3"
 )
 
