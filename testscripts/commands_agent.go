@@ -1,8 +1,10 @@
 package testscripts
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -40,4 +42,29 @@ func rustToolchain(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("rust-toolchain: %v", err)
 		}
 	}
+}
+
+func init() { register("result-env", resultEnv) }
+
+// result-env NAME FIELD sets $NAME to a field ("task", "session",
+// "attempt", "status") of the last {"type":"result"} record in the
+// previous command's stdout.
+func resultEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: result-env NAME FIELD")
+	}
+	lines := strings.Split(strings.TrimSpace(ts.ReadFile("stdout")), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var rec map[string]any
+		if json.Unmarshal([]byte(lines[i]), &rec) != nil || rec["type"] != "result" {
+			continue
+		}
+		v, ok := rec[args[1]].(string)
+		if !ok {
+			ts.Fatalf("result-env: the result has no string field %q", args[1])
+		}
+		ts.Setenv(args[0], v)
+		return
+	}
+	ts.Fatalf("result-env: no result record in stdout")
 }

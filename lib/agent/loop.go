@@ -57,6 +57,16 @@ type Runner struct {
 	Inbox *Inbox
 }
 
+// EvPromptReceipt records the initial context of an attempt.
+const EvPromptReceipt = "context.receipt"
+
+// receiptEvent is the durable form of a receipt: digests, sizes and
+// sources, plus the artifact holding the content.
+type receiptEvent struct {
+	PromptReceipt
+	Artifact string `json:"artifact"`
+}
+
 // stop ends an attempt with a status (a core code or "completed") and a
 // machine-readable reason.
 type stop struct {
@@ -120,7 +130,14 @@ func (a *run) start(ctx context.Context, request string) error {
 	a.msgs = ic.Messages
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
-	if _, err := a.Journal.Record(ctx, a.refs, "context.receipt", rec.WithoutContent()); err != nil {
+	// The content is session content: kept as an artifact, referenced by
+	// the event, shown only on request (debug prompt --show-content).
+	full, _ := json.Marshal(rec)
+	art, err := a.Journal.PutArtifact(ctx, a.refs, full, "application/json")
+	if err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if _, err := a.Journal.Record(ctx, a.refs, EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return nil
