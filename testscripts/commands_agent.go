@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -67,4 +68,48 @@ func resultEnv(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Fatalf("result-env: no result record in stdout")
+}
+
+func init() { register("ack-env", ackEnv) }
+
+// ack-env NAME FIELD sets $NAME to data.FIELD of the ack record the
+// previous command printed (e.g. the task of 'fluzo-agent status').
+func ackEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: ack-env NAME FIELD")
+	}
+	var rec struct {
+		Type string         `json:"type"`
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(ts.ReadFile("stdout"))), &rec); err != nil || rec.Type != "ack" {
+		ts.Fatalf("ack-env: stdout is not one ack record")
+	}
+	v, ok := rec.Data[args[1]].(string)
+	if !ok {
+		ts.Fatalf("ack-env: the ack has no string field %q", args[1])
+	}
+	ts.Setenv(args[0], v)
+}
+
+func init() { register("wait-process", waitProcess) }
+
+// wait-process CMDLINE waits (up to a minute) until a process whose
+// command line is exactly CMDLINE exists, reading /proc.
+func waitProcess(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: wait-process CMDLINE")
+	}
+	want := strings.ReplaceAll(args[0], " ", "\x00") + "\x00"
+	for i := 0; i < 6000; i++ {
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err == nil && string(b) == want {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.Fatalf("no process %q appeared within a minute", args[0])
 }

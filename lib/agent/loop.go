@@ -55,6 +55,8 @@ type Runner struct {
 	Observe func(point string, data any)
 	// Inbox holds interventions for the running task (nil: none).
 	Inbox *Inbox
+	// OnStart is told the task's ids once they are recorded.
+	OnStart func(Refs)
 }
 
 // EvPromptReceipt records the initial context of an attempt.
@@ -105,6 +107,9 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	refs, err := r.Journal.StartTask(ctx, t)
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
+	}
+	if r.OnStart != nil {
+		r.OnStart(refs)
 	}
 	a := &run{Runner: r, refs: refs, verify: t.Verify}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)

@@ -30,6 +30,7 @@ type Owner struct {
 	Store    *store.Store
 	Recovery store.RecoveryReport
 	emit     func(any)
+	active   activeTask
 	mu       sync.Mutex
 	closers  []func() error
 }
@@ -101,8 +102,12 @@ func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	}
 	defer cleanup()
 	budget := w.Config.Seconds("harness.max_active_seconds")
-	ctx, cancel := context.WithTimeoutCause(ctx, budget, ErrTimeBudget)
+	ctx, stopTimer := context.WithTimeoutCause(ctx, budget, ErrTimeBudget)
+	defer stopTimer()
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.OnStart = func(refs Refs) { w.active.set(refs, cancel, r.Tools) }
+	defer w.active.clear()
 	cfgText := w.Config.Text()
 	return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: cfgText, Grants: t.grants})
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/tools"
 )
@@ -58,13 +59,42 @@ func (t *ToolClient) Call(ctx context.Context, tool string, args json.RawMessage
 		t.current = ""
 		t.mu.Unlock()
 	}()
-	// When ctx ends, Wait asks the server to stop the request gracefully
-	// and still waits for its honest result (partial output kept).
-	res, err := p.Wait(ctx)
+	// When ctx ends, the server is asked to stop the request gracefully;
+	// the result is still awaited (partial output kept).
+	done := make(chan struct{})
+	defer close(done)
+	go t.cancelOnDone(ctx, p.ID, done)
+	res, err := p.Wait(context.WithoutCancel(ctx))
 	if err != nil {
 		return ToolOutcome{}, err
 	}
 	return ToolOutcome{OK: res.OK, Result: res.Data, Error: res.Err}, nil
+}
+
+// cancelOnDone asks the server to cancel request id once ctx ends. The
+// request may not have started its process yet when ctx ends, so the
+// cancel is repeated until it lands or the result arrives.
+func (t *ToolClient) cancelOnDone(ctx context.Context, id string, done <-chan struct{}) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := t.C.Cancel(cctx, id)
+		cancel()
+		if err == nil {
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 func (t *ToolClient) inFlight() string {

@@ -46,6 +46,9 @@ func runAction(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	defer owner.Close()
+	if err := owner.ServeControl(); err != nil {
+		return err
+	}
 	res := owner.Run(ctx, lagent.TaskOptions{
 		Request: c.String("task"), Verify: c.String("verify"), Allow: c.StringSlice("allow"),
 		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")),
