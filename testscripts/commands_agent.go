@@ -113,3 +113,25 @@ func waitProcess(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Fatalf("no process %q appeared within a minute", args[0])
 }
+
+func init() { register("event-env", eventEnv) }
+
+// event-env NAME TYPE FIELD sets $NAME to FIELD of the first JSON record
+// of type TYPE in the previous command's stdout (a run killed before its
+// result still printed its events).
+func eventEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: event-env NAME TYPE FIELD")
+	}
+	for _, line := range strings.Split(ts.ReadFile("stdout"), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["type"] != args[1] {
+			continue
+		}
+		if v, ok := rec[args[2]].(string); ok {
+			ts.Setenv(args[0], v)
+			return
+		}
+	}
+	ts.Fatalf("event-env: no %s record with a %q field in stdout", args[1], args[2])
+}

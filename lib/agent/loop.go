@@ -108,12 +108,37 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
+	return r.attempt(ctx, refs, t.Request, t.Verify, nil)
+}
+
+// Resume runs a new attempt of an interrupted task, carrying the budget
+// consumption of earlier attempts forward.
+func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grants []core.Grant, verify string) Result {
+	refs, prior, err := j.ResumeTask(ctx, task, grants)
+	if err != nil {
+		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Task: task, Error: core.AsError(err)}
+	}
+	if verify == "" {
+		verify = prior.Verify
+	}
+	return r.attempt(ctx, refs, prior.Request, verify, &prior)
+}
+
+func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string, prior *Prior) Result {
 	if r.OnStart != nil {
 		r.OnStart(refs)
 	}
-	a := &run{Runner: r, refs: refs, verify: t.Verify}
+	a := &run{Runner: r, refs: refs, verify: verify}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
-	err = a.start(ctx, t.Request)
+	if prior != nil {
+		a.steps.Resume(prior.Turns)
+		a.charged = prior.Tokens
+	}
+	err := a.start(ctx, request)
+	if err == nil && prior != nil {
+		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
+		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+	}
 	if err == nil {
 		err = a.loop(ctx)
 	}

@@ -96,7 +96,27 @@ type TaskOptions struct {
 // unreachable tool backend, model configuration) are returned as a
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
-	r, cleanup, err := w.runner(ctx, &t)
+	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: w.Config.Text(), Grants: t.grants})
+	})
+}
+
+// Resume runs a new attempt of an interrupted or blocked task. Grants
+// and YOLO of earlier attempts are not restored: only t.Allow and t.Yolo
+// apply. Budget consumption carries forward.
+func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
+	if !w.Store.IdentityMatches() {
+		err := core.Errorf(core.CodeInterrupted, "the workspace at %s is not the one task %s ran in (its device or inode changed)", w.Root, task).
+			WithHint("resume from the original workspace")
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+	}
+	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, t.Verify)
+	})
+}
+
+func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.Context, *Runner) Result) Result {
+	r, cleanup, err := w.runner(ctx, t)
 	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
@@ -108,8 +128,7 @@ func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	defer cancel()
 	r.OnStart = func(refs Refs) { w.active.set(refs, cancel, r.Tools) }
 	defer w.active.clear()
-	cfgText := w.Config.Text()
-	return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: cfgText, Grants: t.grants})
+	return body(ctx, r)
 }
 
 // runner wires one task's runner to the real packages.
