@@ -182,4 +182,3 @@ func syntheticMark(b bool) string {
 	}
 	return ""
 }
-
