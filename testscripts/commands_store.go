@@ -257,4 +257,3 @@ func cmdCorrupt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(f.Sync())
 }
-
