@@ -57,7 +57,7 @@ func subprocess(ts *testscript.TestScript, prog string, args ...string) *exec.Cm
 
 // gojq [-set VAR] FILTER prog args... runs prog and pipes its stdout
 // through the gojq library, one JSON value at a time, printing compact
-// results (strings raw). With -set, the first result is stored in VAR.
+// results (strings raw). With -set, the last result is stored in VAR.
 func cmdGojq(ts *testscript.TestScript, neg bool, args []string) {
 	setVar := ""
 	if len(args) > 1 && args[0] == "-set" {
@@ -79,7 +79,7 @@ func cmdGojq(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(cmd.Start())
 	dec := json.NewDecoder(bufio.NewReaderSize(pipe, 64<<10))
 	dec.UseNumber()
-	var first *string
+	var last *string
 	for {
 		var v any
 		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
@@ -97,9 +97,7 @@ func cmdGojq(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("gojq: %v", err)
 			}
 			line := render(out)
-			if first == nil {
-				first = &line
-			}
+			last = &line
 			fmt.Fprintln(stdout, line)
 		}
 	}
@@ -107,10 +105,10 @@ func cmdGojq(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("gojq: %s failed: %v\n%s", args[1], err, stderr.String())
 	}
 	if setVar != "" {
-		if first == nil {
+		if last == nil {
 			ts.Fatalf("gojq: no result to store in %s", setVar)
 		}
-		ts.Setenv(setVar, *first)
+		ts.Setenv(setVar, *last)
 	}
 }
 
@@ -228,6 +226,9 @@ func cmdWithLock(ts *testscript.TestScript, neg bool, args []string) {
 	defer unix.Close(fd)
 	ts.Check(unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB))
 	defer unix.Flock(fd, unix.LOCK_UN)
+	if args[1] == "exec" {
+		args = args[1:]
+	}
 	cmds := Commands()
 	if fn, ok := cmds[args[1]]; ok {
 		fn(ts, neg, args[2:])

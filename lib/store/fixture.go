@@ -19,6 +19,9 @@ type FixtureSpec struct {
 	Messages      int
 	Events        int   // total events to reach (raised if the records need more)
 	ArtifactBytes int64 // total artifact content, in chunks of at most 1 MiB
+	// Running leaves the last N sessions mid-task (task running, attempt
+	// running, one operation dispatched), as a live or crashed owner would.
+	Running int
 }
 
 // FixtureResult reports what was generated.
@@ -49,7 +52,7 @@ func (s *Store) Fixture(ctx context.Context, spec FixtureSpec) (FixtureResult, e
 		return res, err
 	}
 	for i := 0; i < spec.Sessions; i++ {
-		f := &fixtureSession{s: s, rng: rng, ids: ids, res: &res, n: i,
+		f := &fixtureSession{s: s, rng: rng, ids: ids, res: &res, n: i, running: i >= spec.Sessions-spec.Running,
 			messages: share(spec.Messages, spec.Sessions, i), events: share(spec.Events, spec.Sessions, i)}
 		for j, ref := range refs {
 			// Artifact 0 is shared by the first two sessions so purge has
@@ -112,6 +115,7 @@ type fixtureSession struct {
 	res              *FixtureResult
 	n                int
 	messages, events int
+	running          bool
 	artifacts        []ArtifactRef
 	session, task    string
 	attempt          string
@@ -174,6 +178,9 @@ func (f *fixtureSession) write(ctx context.Context) error {
 			return err
 		}
 	}
+	if f.running {
+		return f.leaveRunning(ctx)
+	}
 	err = f.s.Write(ctx, func(tx *Tx) error {
 		for f.written+closing < f.events {
 			if _, err := tx.Append(core.Event{ID: f.ids.New(core.KindEvent), Type: core.EvBudget, Session: f.session, Task: f.task, Attempt: f.attempt,
@@ -235,4 +242,27 @@ func (f *fixtureSession) addOperation(tx *Tx) error {
 	}
 	f.written += 5
 	return nil
+}
+
+// leaveRunning ends a session mid-operation: intent committed and
+// dispatched, no outcome, attempt and task still running.
+func (f *fixtureSession) leaveRunning(ctx context.Context) error {
+	err := f.s.Write(ctx, func(tx *Tx) error {
+		op := core.Operation{ID: f.ids.New(core.KindOperation), AttemptID: f.attempt, Tool: "proc.run", Args: []byte(`{"synthetic":true}`)}
+		if _, err := tx.CreateOperation(&op); err != nil {
+			return err
+		}
+		for _, to := range []core.OperationState{core.OpAuthorized, core.OpIntentCommitted, core.OpDispatched} {
+			if _, _, err := tx.SetOperationState(op.ID, to, OperationUpdate{}); err != nil {
+				return err
+			}
+		}
+		f.written += 4
+		return nil
+	})
+	f.res.Sessions = append(f.res.Sessions, f.session)
+	f.res.Tasks++
+	f.res.Messages += f.messages
+	f.res.Events += f.written
+	return err
 }

@@ -27,6 +27,7 @@ show shared artifacts being kept.`,
 			&cli.IntFlag{Name: "messages", Value: 30, Usage: "total messages `N`"},
 			&cli.IntFlag{Name: "events", Value: 300, Usage: "total events `N` (raised when the records need more)"},
 			&cli.StringFlag{Name: "artifact-bytes", Value: "64KiB", Usage: "total artifact content `SIZE` (e.g. 256MiB)"},
+			&cli.IntFlag{Name: "running", Usage: "leave the last `N` sessions mid-task (running attempt, dispatched operation), as after a crash"},
 			jsonFlag(),
 		},
 		Action: runFixture,
@@ -38,8 +39,8 @@ func runFixture(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return runner.Usage(c, "--artifact-bytes: %s", err)
 	}
-	if c.Int("sessions") < 1 || c.Int("messages") < 0 || c.Int("events") < 0 {
-		return runner.Usage(c, "--sessions must be at least 1; --messages and --events must not be negative")
+	if c.Int("sessions") < 1 || c.Int("messages") < 0 || c.Int("events") < 0 || c.Int("running") < 0 {
+		return runner.Usage(c, "--sessions must be at least 1; --messages, --events and --running must not be negative")
 	}
 	s, err := openWrite(ctx, c)
 	if err != nil {
@@ -47,7 +48,7 @@ func runFixture(ctx context.Context, c *cli.Command) error {
 	}
 	defer s.Close()
 	res, err := s.Fixture(ctx, store.FixtureSpec{Seed: c.Uint64("seed"), Sessions: c.Int("sessions"),
-		Messages: c.Int("messages"), Events: c.Int("events"), ArtifactBytes: size})
+		Messages: c.Int("messages"), Events: c.Int("events"), ArtifactBytes: size, Running: c.Int("running")})
 	if err != nil {
 		return err
 	}

@@ -67,4 +67,5 @@ complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l sessio
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l messages -r -d 'total messages `N`'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l events -r -d 'total events `N` (raised when the records need more)'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l artifact-bytes -r -d 'total artifact content `SIZE` (e.g. 256MiB)'
+complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l running -r -d 'leave the last `N` sessions mid-task (running attempt, dispatched operation), as after a crash'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l json -d 'print JSON Lines instead of aligned text'
