@@ -1,6 +1,7 @@
 package storecli
 
 import (
+	"bufio"
 	"context"
 	"time"
 
@@ -48,7 +49,7 @@ func runEvents(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	defer s.Close()
-	out := newJSONL(c.Root().Writer)
+	out := bufio.NewWriterSize(c.Root().Writer, 64<<10)
 	q := store.EventQuery{Session: c.String("session"), Task: c.String("task"), Type: c.String("type"), AfterSeq: c.Int64("after")}
 	remaining := c.Int("limit")
 	for {
@@ -56,26 +57,27 @@ func runEvents(ctx context.Context, c *cli.Command) error {
 		if remaining > 0 {
 			q.Limit = min(remaining, store.DefaultPage)
 		}
-		page, err := s.Events(ctx, q)
+		page, err := s.EventLines(ctx, q)
 		if err != nil {
 			return stopped(ctx, err)
 		}
-		for _, ev := range page.Events {
-			if err := out.put(ev); err != nil {
+		for _, line := range page.Lines {
+			out.Write(line)
+			if err := out.WriteByte('\n'); err != nil {
 				return err
 			}
 		}
 		q.AfterPos = page.Next
 		if c.Int("limit") > 0 {
-			remaining -= len(page.Events)
+			remaining -= len(page.Lines)
 			if remaining == 0 {
-				return out.flush()
+				return out.Flush()
 			}
 		}
 		if page.More {
 			continue
 		}
-		if err := out.flush(); err != nil || !c.Bool("follow") {
+		if err := out.Flush(); err != nil || !c.Bool("follow") {
 			return err
 		}
 		select {
