@@ -47,6 +47,11 @@ func runFixture(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	defer s.Close()
+	// The fixture is new mutating work like any other: it must pass the
+	// storage admission check (quota, free-space reserve).
+	if _, err := s.Admit(ctx, store.DefaultQuota); err != nil {
+		return err
+	}
 	res, err := s.Fixture(ctx, store.FixtureSpec{Seed: c.Uint64("seed"), Sessions: c.Int("sessions"),
 		Messages: c.Int("messages"), Events: c.Int("events"), ArtifactBytes: size, Running: c.Int("running")})
 	if err != nil {
