@@ -257,3 +257,9 @@ func (c *Client) Close() error {
 	}
 	return nil
 }
+
+// KillPID asks the server to kill the process group owning pid; the server
+// refuses (not_owned) any pid outside the groups it started.
+func (c *Client) KillPID(ctx context.Context, pid int) error {
+	return c.control(ctx, Control{Control: "kill", PID: pid})
+}
