@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
 )
 
 func newClient(t *testing.T, root string, opts ...func(*Options)) *Client {
@@ -78,7 +79,8 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	// The test's own git must not run a hostile fixture's helpers either.
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=", "-c", "core.pager=cat"}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@x.invalid",
 		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@x.invalid", "HOME="+dir)
 	out, err := cmd.CombinedOutput()
@@ -95,4 +97,14 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func newServerRoot(t *testing.T, dir string) *confine.Root {
+	t.Helper()
+	r, err := confine.Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
