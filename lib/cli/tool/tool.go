@@ -7,7 +7,6 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -138,12 +137,12 @@ func schemaCommand() *cli.Command {
 		Description: `Prints a JSON array with one {"type":"function","function":{name, description,
 parameters}} object per tool, ready to send as the "tools" of a chat request.`,
 		Action: func(ctx context.Context, c *cli.Command) error {
-			out, err := json.MarshalIndent(tools.Schemas(), "", "  ")
+			out, err := tools.SchemasJSON()
 			if err != nil {
 				return core.Wrap(err, core.CodeInternal, "cannot encode the schemas")
 			}
-			fmt.Fprintln(c.Root().Writer, string(out))
-			return nil
+			_, err = c.Root().Writer.Write(out)
+			return err
 		},
 	}
 }
