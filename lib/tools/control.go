@@ -13,9 +13,9 @@ import (
 func (s *Server) track(id string, p *proc.Process) {
 	s.mu.Lock()
 	s.running[id] = p
-	closing := s.closing
+	stopping := s.stopping
 	s.mu.Unlock()
-	if closing {
+	if stopping {
 		p.Terminate()
 		go func() {
 			time.Sleep(s.opts.Grace)

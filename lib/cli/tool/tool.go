@@ -74,11 +74,12 @@ func serveCommand() *cli.Command {
 		Usage: "answer JSONL tool requests on stdin until EOF",
 		Description: `Reads one request per line and writes one reply per request: a result record
 with "ok":true and the tool's "result", or an error record with "ok":false and
-an "error" carrying code, message and hint (see PROTOCOL below). Requests run concurrently; replies may arrive out of order and carry "re".
-Control records {"v":1,"id":"c1","control":"cancel","target":"r1"} and
-"control":"kill" stop a running process request. On EOF the server stops the
-process groups it owns (SIGTERM, grace, SIGKILL), answers what is in flight,
-and exits 0.`,
+an "error" carrying code, message and hint (see PROTOCOL below). Requests run
+concurrently; replies may arrive out of order and carry "re". Control records
+{"v":1,"id":"c1","control":"cancel","target":"r1"} and "control":"kill" stop a
+running process request. On EOF, requests in flight get one grace period to
+finish; then the server stops the process groups it owns (SIGTERM, grace,
+SIGKILL), writes every outstanding result, and exits 0.`,
 		Flags: serverFlags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			opts, err := options(c)
