@@ -56,22 +56,26 @@ func (c *Config) Keys() []string {
 	return out
 }
 
-// Values returns every effective value in schema order (collection
-// entries in file order).
+// Values returns every effective value in schema order, collection
+// entries in file order at the collection's place.
 func (c *Config) Values() []Value {
 	var out []Value
+	done := map[string]bool{}
 	for _, s := range schema {
-		if strings.Contains(s.Key, "*") {
+		coll, _, _, isColl := splitCollectionKey(s.Key)
+		if !isColl || !strings.Contains(s.Key, "*") {
+			if v, ok := c.values[s.Key]; ok {
+				out = append(out, v)
+			}
 			continue
 		}
-		if v, ok := c.values[s.Key]; ok {
-			out = append(out, v)
+		if done[coll] {
+			continue
 		}
-	}
-	for _, coll := range schemaCollections {
-		for _, id := range c.ids[coll.Name] {
-			for _, f := range collectionFields(coll.Name) {
-				if v, ok := c.values[coll.Name+"."+id+"."+f.Name()]; ok {
+		done[coll] = true
+		for _, id := range c.ids[coll] {
+			for _, f := range collectionFields(coll) {
+				if v, ok := c.values[coll+"."+id+"."+f.Name()]; ok {
 					out = append(out, v)
 				}
 			}

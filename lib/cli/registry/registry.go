@@ -4,6 +4,7 @@
 package registry
 
 import (
+	"github.com/josecorral/fluzo/lib/cli/admit"
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
 	"github.com/urfave/cli/v3"
@@ -26,6 +27,7 @@ type Binary struct {
 func All() []Binary {
 	return []Binary{
 		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
+		{Name: "fluzo-admit", Command: admit.Command, Main: admit.Main, Sections: admit.ManSections},
 	}
 }
 
