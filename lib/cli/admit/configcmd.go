@@ -147,19 +147,33 @@ func configSet(_ context.Context, c *cli.Command) error {
 	return nil
 }
 
+// schemaRecord is one registry entry on the wire; "kind" is the value
+// type ("type" is the record type, as on every JSONL record).
 type schemaRecord struct {
-	V     int    `json:"v"`
-	Type  string `json:"type"`
-	Valid string `json:"valid"`
-	config.Setting
+	V           int      `json:"v"`
+	Type        string   `json:"type"`
+	Key         string   `json:"key"`
+	Kind        string   `json:"kind"`
+	Unit        string   `json:"unit,omitempty"`
+	Default     any      `json:"default"`
+	Min         *float64 `json:"min,omitempty"`
+	Max         *float64 `json:"max,omitempty"`
+	Options     []string `json:"options,omitempty"`
+	Valid       string   `json:"valid"`
+	Description string   `json:"description"`
+	Privacy     string   `json:"privacy"`
+	Apply       string   `json:"apply"`
 }
 
 func configSchema(_ context.Context, c *cli.Command) error {
 	enc := json.NewEncoder(c.Root().Writer)
 	for _, s := range config.Settings() {
-		rec := schemaRecord{V: core.WireVersion, Type: "setting_schema", Valid: s.ValidRange(), Setting: s}
+		rec := schemaRecord{V: core.WireVersion, Type: "setting_schema", Key: s.Key, Kind: string(s.Kind), Unit: s.Unit,
+			Default: s.Default, Options: s.Options, Valid: s.ValidRange(), Description: s.Description,
+			Privacy: string(s.Privacy), Apply: string(s.Apply)}
 		if s.HasRange {
-			rec.Setting.Min, rec.Setting.Max = s.Min, s.Max
+			lo, hi := s.Min, s.Max
+			rec.Min, rec.Max = &lo, &hi
 		}
 		if err := enc.Encode(rec); err != nil {
 			return core.Wrap(err, core.CodeFailed, "cannot write the schema")

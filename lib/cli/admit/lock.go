@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"syscall"
 
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/cli/runner"
@@ -25,8 +27,9 @@ func lockCommand() *cli.Command {
 			{Name: "hold", Usage: "own the workspace while COMMAND runs, like flock(1)", ArgsUsage: "[--] COMMAND [ARGS...]",
 				Description: `Takes the workspace-owner lock (.fluzodrive/owner.lock), runs COMMAND with
 the lock held and releases it. If another process owns the workspace it exits 11
-(workspace_busy) naming the owner, without running COMMAND. Useful for
-maintenance scripts that must not overlap a running agent.`,
+(workspace_busy) naming the owner, without running COMMAND. COMMAND never
+outlives the lock: if fluzo-admit dies, the kernel kills COMMAND too. Useful
+for maintenance scripts that must not overlap a running agent.`,
 				Action: lockHold},
 		},
 	}
@@ -60,6 +63,12 @@ func lockHold(ctx context.Context, c *cli.Command) error {
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.Root().Writer, c.Root().ErrWriter
 	cmd.Env = append(os.Environ(), "FLUZO_OWNER_INSTANCE="+owner.Record.Instance)
+	// COMMAND must never outlive the lock: if this process dies, the
+	// kernel kills it. Pdeathsig fires when the forking thread exits, so
+	// that thread is kept for the command's lifetime.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
