@@ -94,6 +94,10 @@ func TestYoloChangesOnlyAsk(t *testing.T) {
 			p := Default()
 			p.Shell, p.GitPush, p.ToolNetwork = shell, git, git
 			for _, op := range ops {
+				exact := []Grant{{ID: "g", Scope: core.GrantTask, Spec: SpecFor(op)}}
+				if granted := p.Evaluate(op, exact, true); p.Evaluate(op, nil, false).Verdict == Deny && granted.Verdict != Deny {
+					t.Errorf("%+v: a grant plus yolo overrode a deny: %+v", op, granted)
+				}
 				normal, yolo := p.Evaluate(op, nil, false), p.Evaluate(op, nil, true)
 				if normal.Verdict == Ask {
 					if yolo.Verdict != Allow || yolo.Reason != ReasonYolo {
