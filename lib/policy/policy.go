@@ -223,10 +223,13 @@ func gitMutation(op Operation) Kind {
 }
 
 func (p Policy) matchGrant(op Operation, grants []Grant) (Grant, bool) {
-	for _, scope := range []core.GrantScope{core.GrantStanding, core.GrantTask, core.GrantOnce} {
-		for _, g := range append(append([]Grant{}, p.Standing...), grants...) {
-			if g.Scope == scope && g.Spec.Matches(op) {
-				return g, true
+	all := [2][]Grant{p.Standing, grants}
+	for _, scope := range [...]core.GrantScope{core.GrantStanding, core.GrantTask, core.GrantOnce} {
+		for _, list := range all {
+			for _, g := range list {
+				if g.Scope == scope && g.Spec.Matches(op) {
+					return g, true
+				}
 			}
 		}
 	}
