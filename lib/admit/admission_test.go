@@ -278,3 +278,22 @@ func TestAliasesShareOneCapacity(t *testing.T) {
 	s.CancelBeforeDispatch()
 	admit(t, a, Request{Model: "coder-long"}).CancelBeforeDispatch()
 }
+
+func TestAdoptedUncertainRequestOccupiesCapacity(t *testing.T) {
+	a := New(parse(t, "[agent]\nmodel = \"a\"\n"+model("a", "ca", "p", 1)+poolTOML("p", 1, 1, 8)))
+	s, err := a.AdoptUncertain("a", Foreground)
+	if err != nil || s.State() != core.SlotUncertain {
+		t.Fatal(err)
+	}
+	if _, err := a.Admit(context.Background(), Request{Model: "a", MaxWait: time.Millisecond}); core.CodeOf(err) != core.CodeCapacityWaitTimeout {
+		t.Fatalf("recovered uncertain request did not occupy its slot: %v", err)
+	}
+	if err := s.Dispatched(); err == nil {
+		t.Fatal("an uncertain request was dispatched again")
+	}
+	s.Reconcile()
+	admit(t, a, Request{Model: "a"}).CancelBeforeDispatch()
+	if _, err := a.AdoptUncertain("gone", Foreground); core.CodeOf(err) != core.CodeInvalidConfiguration {
+		t.Errorf("unknown model: %v", err)
+	}
+}

@@ -75,3 +75,20 @@ func (s *Slot) Reconcile() error {
 	}
 	return s.move(core.SlotCompleted)
 }
+
+// AdoptUncertain registers a request recovered from the repository's
+// attempt journal whose remote outcome is unknown: it occupies its model
+// and pool capacity as uncertain (even above the limit) until the user
+// reconciles it. It is never re-dispatched.
+func (a *Admission) AdoptUncertain(model string, class Class) (*Slot, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	rt, ok := a.route[model]
+	if !ok {
+		return nil, core.Errorf(core.CodeInvalidConfiguration, "no model %q is configured", model).
+			WithHint("keep the model's [models.%s] table until its uncertain requests are reconciled", model)
+	}
+	s := a.take(model, rt, class)
+	s.state = core.SlotUncertain
+	return s, nil
+}

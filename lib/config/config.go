@@ -170,3 +170,19 @@ func (c *Config) Text() []byte { return append([]byte{}, c.text...) }
 
 // Loaded returns the identity and hash of the file as it was loaded.
 func (c *Config) Loaded() Snapshot { return c.loaded }
+
+// CarryOverrides copies prev's CLI overrides onto c (a configuration just
+// saved or reloaded) and re-validates: overrides stay authoritative for
+// the invocation and saved future defaults never silently replace them.
+func (c *Config) CarryOverrides(prev *Config) error {
+	for k, v := range prev.values {
+		if v.Source != SourceCLI {
+			continue
+		}
+		if _, exists := c.values[k]; !exists {
+			return invalid([]Diagnostic{{Key: k, Problem: "a command-line override names an entry the file no longer has"}})
+		}
+		c.values[k] = v
+	}
+	return c.Validate()
+}

@@ -217,3 +217,30 @@ func TestSetInTextInsertsIntoTheRightPlace(t *testing.T) {
 		t.Error("edit inside an inline table accepted")
 	}
 }
+
+func TestCLIOverridesStayAuthoritativeAfterSave(t *testing.T) {
+	path := writeConfig(t, commented)
+	cfg, err := Open(Options{File: path, Overrides: []string{"harness.max_turns=3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cfg.Edit()
+	d.Set("harness.max_turns", "50")
+	d.Set("harness.max_tool_calls", "20")
+	res, err := d.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Config.CarryOverrides(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if res.Config.Int("harness.max_turns") != 3 || res.Config.Source("harness.max_turns") != SourceCLI {
+		t.Errorf("override replaced by saved value: %d", res.Config.Int("harness.max_turns"))
+	}
+	if res.Config.Int("harness.max_tool_calls") != 20 {
+		t.Error("saved value lost")
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "max_turns = 50") {
+		t.Errorf("saved file:\n%s", data)
+	}
+}
