@@ -59,7 +59,7 @@ func TestSaveChangesOnlyEditedKeysAndKeepsComments(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	text := string(data)
 	for _, want := range []string{"# my project settings\n", "# keep it short\nmax_turns = 40 # reviewed by ops\n",
-		"max_active_seconds = 1200\nmax_tool_calls = 9\n", "notifications.max_visible = 4\n", "[policy]\nshell = \"deny\"\n"} {
+		"max_active_seconds = 1200\nmax_tool_calls = 9\n", "notifications.max_visible = 4\nnotifications.desktop_enabled = true\n", "[policy]\nshell = \"deny\"\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("saved file lacks %q:\n%s", want, text)
 		}
