@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
@@ -203,13 +204,9 @@ func (p Policy) modeFor(op Operation) (Mode, string) {
 
 // gitMutation classifies a command that commits or pushes through git.
 func gitMutation(op Operation) Kind {
-	cmds := [][]string{op.Argv}
-	if op.Kind == KindShell {
-		cmds = splitScript(op.Script)
-	}
 	found := Kind("")
-	for _, argv := range cmds {
-		if len(argv) == 0 || argv[0] != "git" {
+	for _, argv := range commands(op) {
+		if len(argv) == 0 || path.Base(argv[0]) != "git" {
 			continue
 		}
 		switch sub, _ := gitSubcommand(argv[1:]); sub {
