@@ -4,6 +4,7 @@
 package registry
 
 import (
+	"github.com/josecorral/fluzo/lib/cli/admit"
 	agentcli "github.com/josecorral/fluzo/lib/cli/agent"
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
@@ -33,6 +34,7 @@ func All() []Binary {
 		{Name: "fluzo-agent", Command: agentcli.Command, Main: agentcli.Main, Sections: agentcli.ManSections},
 		{Name: "fluzo-tool", Command: tool.Command, Main: tool.Main, Sections: tool.ManSections},
 		{Name: "fluzo-store", Command: storecli.Command, Main: storecli.Main, Sections: storecli.ManSections},
+		{Name: "fluzo-admit", Command: admit.Command, Main: admit.Main, Sections: admit.ManSections},
 		{Name: "fluzo-sim", Command: clisim.Command, Main: clisim.Main, Sections: clisim.ManSections},
 	}
 }
