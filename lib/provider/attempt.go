@@ -77,8 +77,16 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, str
 	if stream {
 		hr.Header.Set("Accept", "text/event-stream")
 	}
-	if c.ep.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.ep.APIKey.Reveal())
+	key := c.ep.APIKey
+	if c.ep.ResolveKey != nil {
+		k, err := c.ep.ResolveKey()
+		if err != nil {
+			return nil, newError(ClassAuthentication, "the endpoint credential could not be resolved")
+		}
+		key = k
+	}
+	if key != "" {
+		hr.Header.Set("Authorization", "Bearer "+key.Reveal())
 	}
 	hr.Header.Set("User-Agent", userAgent)
 	return c.http.RoundTrip(hr)

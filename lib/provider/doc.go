@@ -48,6 +48,18 @@
 // partial output is discarded whole: onLive receives a DeltaRestart, and
 // the retry is a new recorded attempt. Fragments are never returned.
 //
+// Endpoint.ResolveKey, when set, resolves the credential at the dispatch of
+// every attempt (overriding APIKey). Endpoint.BeforeRetry is called before
+// each retry so that the runtime can re-enter admission control; its error
+// ends the call. Endpoint.Sleep replaces the real backoff wait in tests.
+//
+// # No redirects, no environment
+//
+// Requests go through an http.Transport's RoundTrip, not an http.Client:
+// no redirect logic runs at all (a client parses a Location before its
+// CheckRedirect hook and would quote a malformed one in its error). The
+// transport has Proxy nil and the package reads no environment variable.
+//
 // # Stream dialects accepted
 //
 // Tool calls keyed by index; id and name only on a call's first delta;

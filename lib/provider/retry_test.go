@@ -142,3 +142,43 @@ func TestDisconnectAfterPartialToolCall(t *testing.T) {
 		mustVerify(t, s)
 	})
 }
+
+func TestNonStreamedDisconnectIsTransient(t *testing.T) {
+	s := startSim(t, oneStep(`{"text":"a complete answer that is cut in half","fault":"disconnect"}`))
+	_, err := client(t, s.BaseURL(), nil).Chat(context.Background(), chatReq(false), nil)
+	if provider.ClassOf(err) != provider.ClassTransient {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// BeforeRetry lets the runtime re-enter admission before each retry, and
+// the credential is resolved at every dispatch.
+func TestRetryHookAndLateCredential(t *testing.T) {
+	s := startSim(t, `{"version":1,"models":["m"],"steps":[{"id":"fail","times":2,"respond":{"status":503}},{"id":"ok","respond":{"text":"done"}}]}`)
+	var hooks []int
+	resolved := 0
+	c := client(t, s.BaseURL(), func(e *provider.Endpoint) {
+		e.Retries = 2
+		e.BeforeRetry = func(_ context.Context, next int) error { hooks = append(hooks, next); return nil }
+		e.ResolveKey = func() (provider.Secret, error) { resolved++; return "sk-late", nil }
+	})
+	if _, err := c.Chat(context.Background(), chatReq(true), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(hooks) != 2 || hooks[0] != 2 || hooks[1] != 3 || resolved != 3 {
+		t.Fatalf("hooks %v resolved %d", hooks, resolved)
+	}
+	s = startSim(t, `{"version":1,"models":["m"],"steps":[{"id":"fail","respond":{"status":503}}]}`)
+	refuse := core.Errorf(core.CodeCapacityExhausted, "no slot")
+	c = client(t, s.BaseURL(), func(e *provider.Endpoint) {
+		e.Retries = 2
+		e.BeforeRetry = func(context.Context, int) error { return refuse }
+	})
+	_, err := c.Chat(context.Background(), chatReq(true), nil)
+	if core.CodeOf(err) != core.CodeCapacityExhausted || len(provider.AttemptsOf(err)) != 1 {
+		t.Fatalf("err %v attempts %d", err, len(provider.AttemptsOf(err)))
+	}
+	if v := mustVerify(t, s); v.Requests != 1 {
+		t.Fatalf("requests %d", v.Requests)
+	}
+}

@@ -32,6 +32,14 @@ type Endpoint struct {
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer …" when non-empty.
 	APIKey Secret
+	// ResolveKey, when set, is called at dispatch of every attempt and
+	// overrides APIKey, so that a credential reference is resolved as late
+	// as possible. An error fails the call as authentication.
+	ResolveKey func() (Secret, error) `json:"-"`
+	// BeforeRetry, when set, is called before each retry's backoff with the
+	// number of the coming attempt; the runtime re-enters admission control
+	// there. An error stops retrying and is returned as the call's error.
+	BeforeRetry func(ctx context.Context, next int) error `json:"-"`
 	// Headers are extra request headers (never logged).
 	Headers map[string]string
 	// Timeouts bound each phase of a request; zero fields take defaults.
