@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -86,11 +87,12 @@ func simServe(ts *testscript.TestScript, neg bool, args []string) {
 	simMu.Unlock()
 }
 
-// simwait CODE waits for the simulator started by simserve to exit,
-// asserts its exit status and writes its stdout to $WORK/sim.out.
+// simwait CODE [term] waits for the simulator started by simserve to
+// exit (after sending it SIGTERM with "term"), asserts its exit status and
+// writes its stdout to $WORK/sim.out.
 func simWait(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: simwait EXITCODE")
+	if neg || len(args) < 1 || len(args) > 2 || (len(args) == 2 && args[1] != "term") {
+		ts.Fatalf("usage: simwait EXITCODE [term]")
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
@@ -100,6 +102,9 @@ func simWait(ts *testscript.TestScript, neg bool, args []string) {
 	simMu.Unlock()
 	if p == nil {
 		ts.Fatalf("simwait: no simulator was started")
+	}
+	if len(args) == 2 {
+		ts.Check(p.cmd.Process.Signal(syscall.SIGTERM))
 	}
 	select {
 	case <-p.done:
