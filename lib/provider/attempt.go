@@ -118,7 +118,9 @@ func (c *Client) checkStatus(resp *http.Response) error {
 // readBody reads a successful response, streamed or not.
 func (c *Client) readBody(ctx context.Context, resp *http.Response, stream bool, asm *assembler, w *phaseWatch, onLive func(Delta)) error {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if stream && mt != "application/json" {
+	// Servers differ in labelling: trust an explicit event-stream type, and
+	// otherwise anything but JSON when a stream was asked for.
+	if mt == "text/event-stream" || (stream && mt != "application/json") {
 		return c.readStream(resp.Body, asm, w, onLive)
 	}
 	body, err := io.ReadAll(io.LimitReader(touchReader{resp.Body, w}, int64(c.ep.Limits.MaxLineBytes)+1))
