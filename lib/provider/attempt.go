@@ -151,7 +151,7 @@ func (c *Client) readBody(ctx context.Context, resp *http.Response, stream bool,
 // "data: [DONE]", or at end of body after a finish_reason; anything else is
 // a truncated stream, whose partial output is discarded by the caller.
 func (c *Client) readStream(body io.Reader, asm *assembler, w *phaseWatch, onLive func(Delta)) error {
-	sse := newSSEReader(body, c.ep.Limits.MaxLineBytes, w.touch)
+	sse := newSSEReader(body, c.ep.Limits.MaxLineBytes)
 	seen := false
 	for {
 		data, event, err := sse.next()
@@ -167,6 +167,7 @@ func (c *Client) readStream(body io.Reader, asm *assembler, w *phaseWatch, onLiv
 		if err != nil {
 			return err
 		}
+		w.touch() // a data event is progress; keep-alive comments are not
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
 			return nil
 		}

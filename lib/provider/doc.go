@@ -38,7 +38,8 @@
 //	redirect_blocked      any 3xx; Details: status, destination (sanitized origin only)
 //	timeout_header        no headers within Timeouts.Header
 //	timeout_first_output  no content/reasoning/tool-call delta within Timeouts.FirstOutput
-//	timeout_idle          a gap between received lines longer than Timeouts.Idle
+//	timeout_idle          after output began, no data event for Timeouts.Idle
+//	                      (keep-alive comments are not progress)
 //	timeout_total         the whole call (retries and backoff included) over Timeouts.Total
 //	                      or the caller's deadline
 //

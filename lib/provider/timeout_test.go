@@ -47,17 +47,22 @@ func TestPhaseTimeouts(t *testing.T) {
 	}
 }
 
-// Keep-alives do not count as output, but they do keep the idle timer
-// from firing: a long wait with keep-alives ends in first-output, not idle.
-func TestKeepAlivesResetIdleOnly(t *testing.T) {
+// Keep-alives are not progress: before output the first-output timeout
+// governs (the idle timer has not started), and after output began a
+// stall filled with keep-alives still ends in the idle timeout.
+func TestKeepAlivesAreNotProgress(t *testing.T) {
 	s := startSim(t, oneStep(`{"first_delay_ms":30000,"keepalive_ms":20,"text":"late"}`))
 	c := client(t, s.BaseURL(), func(e *provider.Endpoint) {
-		e.Timeouts.Idle = 200 * time.Millisecond
-		e.Timeouts.FirstOutput = 600 * time.Millisecond
+		e.Timeouts.Idle = 100 * time.Millisecond
+		e.Timeouts.FirstOutput = 400 * time.Millisecond
 	})
-	_, err := c.Chat(context.Background(), chatReq(true), nil)
-	if provider.ClassOf(err) != provider.ClassTimeoutFirstOutput {
-		t.Fatalf("class %q: %v", provider.ClassOf(err), err)
+	if _, err := c.Chat(context.Background(), chatReq(true), nil); provider.ClassOf(err) != provider.ClassTimeoutFirstOutput {
+		t.Fatalf("before output: class %q: %v", provider.ClassOf(err), err)
+	}
+	s = startSim(t, oneStep(`{"text":"an answer that stalls after a while","stall_after":2,"stall_ms":30000,"keepalive_ms":20}`))
+	c = client(t, s.BaseURL(), func(e *provider.Endpoint) { e.Timeouts.Idle = 150 * time.Millisecond })
+	if _, err := c.Chat(context.Background(), chatReq(true), nil); provider.ClassOf(err) != provider.ClassTimeoutIdle {
+		t.Fatalf("after output: class %q: %v", provider.ClassOf(err), err)
 	}
 }
 

@@ -65,7 +65,9 @@ type Timeouts struct {
 	// FirstOutput: from sending the request to the first meaningful output
 	// (a content, reasoning or tool-call delta; keep-alives do not count).
 	FirstOutput time.Duration
-	// Idle: the longest gap between received chunks once the body flows.
+	// Idle: once output has begun, the longest gap between data events
+	// (keep-alive comments do not count); without streaming, the longest
+	// gap between body bytes.
 	Idle time.Duration
 	// Total: the whole Chat call, retries and backoff included.
 	Total time.Duration
