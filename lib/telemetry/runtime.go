@@ -40,6 +40,7 @@ type Runtime struct {
 	metrics  *Metrics
 	health   healthSet
 	archives []*archiveSink
+	lock     *writerLock
 	export   *exportSet
 	stopOnce sync.Once
 	stopped  atomic.Bool
@@ -78,7 +79,11 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		if err != nil {
 			return nil, err
 		}
-		rt.dir = dir
+		lock, err := acquireWriter(dir, 2*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		rt.dir, rt.lock = dir, lock
 	}
 	res := rt.resource()
 
@@ -105,6 +110,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		x, err := newExportSet(ctx, o.Export, ep, &rt.health)
 		if err != nil {
 			rt.shutdownSinks(ctx)
+			rt.lock.release()
 			return nil, err
 		}
 		rt.export = x
@@ -122,6 +128,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 	m, err := newMetrics(rt.meter, rt)
 	if err != nil {
 		rt.shutdownSinks(ctx)
+		rt.lock.release()
 		return nil, err
 	}
 	rt.metrics = m
@@ -241,6 +248,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		if rt.dir != "" {
 			err = errors.Join(err, writeHealthSnapshot(rt.dir, rt.Health()))
 		}
+		rt.lock.release()
 	})
 	return err
 }
