@@ -23,9 +23,15 @@ const ArchiveDirName = "telemetry"
 const segmentTimeLayout = "20060102T150405Z"
 
 // openArchiveDir creates DriveDir/telemetry with mode 0700, refusing to
-// follow a symlink at either level.
+// follow a symlink at either level. DriveDir must already exist.
 func openArchiveDir(drive string) (string, error) {
-	for _, p := range []string{drive, filepath.Join(drive, ArchiveDirName)} {
+	// The drive itself is created (and git-excluded) by its owner before
+	// any private data is written; telemetry never creates it.
+	if fi, err := os.Lstat(drive); err != nil || fi.Mode()&os.ModeSymlink != 0 || !fi.IsDir() {
+		return "", core.Errorf(core.CodeStorageError, "workspace state directory %s is missing or not a plain directory", drive).
+			WithHint("initialise the workspace first (fluzo init), then run again")
+	}
+	for _, p := range []string{filepath.Join(drive, ArchiveDirName)} {
 		fi, err := os.Lstat(p)
 		switch {
 		case os.IsNotExist(err):

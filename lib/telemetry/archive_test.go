@@ -14,6 +14,9 @@ import (
 func startArchive(t *testing.T, o Options) (*Runtime, string) {
 	t.Helper()
 	drive := filepath.Join(t.TempDir(), ".fluzodrive")
+	if err := os.Mkdir(drive, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	o.DriveDir = drive
 	o.Component = "test"
 	rt, err := Start(context.Background(), o)
@@ -190,6 +193,17 @@ func TestIncompleteTrailingRecordIsReportedNotRead(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); !strings.HasSuffix(string(b), `"type":"sp`) {
 		t.Fatal("reader modified the segment")
+	}
+}
+
+func TestMissingDriveIsNotCreated(t *testing.T) {
+	drive := filepath.Join(t.TempDir(), ".fluzodrive")
+	_, err := Start(context.Background(), Options{DriveDir: drive})
+	if core.CodeOf(err) != core.CodeStorageError {
+		t.Fatalf("err = %v, want storage_error", err)
+	}
+	if _, err := os.Stat(drive); !os.IsNotExist(err) {
+		t.Fatal("telemetry created the workspace state directory")
 	}
 }
 

@@ -64,3 +64,18 @@ func acquireExclusive(dir string) (*writerLock, error) {
 	}
 	return &writerLock{f: f}, nil
 }
+
+// WriterActive reports whether a process currently holds the archive's
+// writer lock. It creates nothing and never waits.
+func WriterActive(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, writersLockName), os.O_RDONLY|syscallNoFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}

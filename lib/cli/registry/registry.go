@@ -6,6 +6,7 @@ package registry
 import (
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
+	"github.com/josecorral/fluzo/lib/cli/observe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -26,6 +27,7 @@ type Binary struct {
 func All() []Binary {
 	return []Binary{
 		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
+		{Name: "fluzo-observe", Command: observe.Command, Main: observe.Main, Sections: observe.ManSections},
 	}
 }
 
