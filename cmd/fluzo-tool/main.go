@@ -1,0 +1,9 @@
+package main
+
+import (
+	"os"
+
+	"github.com/josecorral/fluzo/lib/cli/tool"
+)
+
+func main() { os.Exit(tool.Main()) }

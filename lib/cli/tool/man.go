@@ -1,0 +1,85 @@
+package tool
+
+import "github.com/josecorral/fluzo/lib/cli/clidoc"
+
+// ManSections adds fluzo-tool's man page sections.
+func ManSections() []clidoc.Section {
+	return []clidoc.Section{
+		{Title: "Protocol", Body: `One JSON object per line on stdin and stdout. A request:
+
+  {"v":1,"id":"r1","tool":"edit","args":{"path":"a.go","old_string":"x","new_string":"y","expect_version":"<sha256>"}}
+
+Its answer, in any order relative to other requests, names it in "re":
+
+  {"v":1,"type":"result","re":"r1","ok":true,"result":{...}}
+  {"v":1,"type":"error","re":"r1","ok":false,"error":{"code":"stale_version","message":"...","hint":"..."}}
+
+Controls act on a running exec, shell or git request:
+
+  {"v":1,"id":"c1","control":"cancel","target":"r1"}
+  {"v":1,"id":"c2","control":"kill","target":"r1"}
+  {"v":1,"id":"c3","control":"kill","pid":12345}
+
+cancel sends SIGTERM to the request's process group and answers with an ack; if
+processes remain after the grace period a {"type":"stopping","re":"c1",
+"target":"r1","survivors":[{"pid":...,"command":...}]} record names them. kill sends
+SIGKILL to the group, its session and its descendants; a pid is accepted only when
+it belongs to a group this server started (otherwise not_owned). The interrupted
+request still ends with its result, flagged cancelled or killed.
+
+Unknown fields in requests and arguments are errors (invalid_request).`},
+		{Title: "Tools", Body: `view {path, offset?, limit?}; ls {path?, depth?}; glob {pattern, path?};
+grep {pattern, path?, include?, literal?}; write {path, content, expect_version};
+edit {path, old_string, new_string, replace_all?, expect_version};
+exec {argv, cwd?, env?, timeout_seconds?}; shell {script, cwd?, env?, timeout_seconds?};
+git_status {}; git_diff {staged?, paths?}; git_log {n?}; git_show {rev};
+git_add {paths}; git_commit {message}; git_push {remote?, branch?}.
+
+'fluzo-tool schema' prints the exact parameter schemas and descriptions.
+
+expect_version is the sha256 of the file's content as returned by view, or
+"absent" to create a file; any other content is stale_version and nothing is
+written. Writes go to a temporary file in the same directory, are flushed, and
+renamed over the original, keeping its mode.`},
+		{Title: "Confinement", Body: `Every path resolves beneath the root handle with openat2(RESOLVE_BENEATH|
+RESOLVE_NO_MAGICLINKS): "..", absolute paths outside the root and symlinks leading
+out are refused (outside_root). Symlinks that stay inside are followed. Devices,
+FIFOs and sockets are refused (special_file); writes to files with more than one
+link are refused (hard_link_refused). .git, .fluzo, .fluzodrive and the user's
+auth file are refused (protected_path) by file identity, so symlinks, hard links
+and "a/../.git" spellings are caught. Without openat2 every file tool fails with
+confinement_unavailable. ls, glob and grep list what "git ls-files -co
+--exclude-standard" lists (or honour .gitignore files outside a repository) and
+never show secret-bearing files such as .env, *.pem or id_* keys.
+
+The jail covers the file tools only: exec and shell run unsandboxed programs
+as the same user, in the root by default.`},
+		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
+TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
+--env, the variables named by --inherit-env, and the request's env. Credentials
+(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
+BASH_ENV, ENV and LD_* are refused even when set explicitly.
+
+Git runs with GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, GIT_CONFIG_NOSYSTEM=1
+and configuration overrides that disable fsmonitor, pagers, external diff,
+textconv, hooks, filter drivers, credential helpers, editors and signing.`},
+		{Title: "Files", Body: `${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml
+  the user's credential file; protected from every tool.`},
+		{Title: "Examples", Body: `Read a file:
+
+  fluzo-tool call view --root . --args '{"path":"README.md"}'
+
+Run a program through the server:
+
+  echo '{"v":1,"id":"1","tool":"exec","args":{"argv":["go","version"]}}' | fluzo-tool serve --root .
+
+Use a remote machine as the backend:
+
+  ssh build-host fluzo-tool serve --root /src/project
+
+Record a baseline and later separate the task's changes:
+
+  fluzo-tool baseline --root . > base.json
+  fluzo-tool diff --root . --baseline base.json --touched src/main.go`},
+	}
+}

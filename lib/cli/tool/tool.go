@@ -1,0 +1,149 @@
+// Package tool is the fluzo-tool command tree: the confined execution
+// backend as a command. "serve" answers JSONL tool requests on stdio,
+// "call" runs one request, "schema" prints the model-visible schemas,
+// "baseline" and "diff" record and compare a workspace's changes.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/urfave/cli/v3"
+)
+
+func rootFlag() cli.Flag {
+	return &cli.StringFlag{Name: "root", Value: ".", Usage: "workspace root every file tool is confined to"}
+}
+
+func serverFlags() []cli.Flag {
+	return []cli.Flag{
+		rootFlag(),
+		&cli.DurationFlag{Name: "grace", Value: 5 * time.Second, Usage: "time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)"},
+		&cli.IntFlag{Name: "capture-limit", Value: proc.DefaultCaptureLimit, Usage: "bytes of output kept per stream of a child (head and tail)"},
+		&cli.StringSliceFlag{Name: "env", Usage: "add NAME=VALUE, a non-secret value, to every child's environment (repeatable)"},
+		&cli.StringSliceFlag{Name: "inherit-env", Usage: "pass the parent's variable NAME to children (repeatable; secret-looking names are refused)"},
+		&cli.StringFlag{Name: "auth-file", Usage: "credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)"},
+	}
+}
+
+func options(c *cli.Command) (tools.Options, error) {
+	set := map[string]string{}
+	for _, kv := range c.StringSlice("env") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return tools.Options{}, runner.Usage(c, "--env %q is not NAME=VALUE", kv)
+		}
+		set[k] = v
+	}
+	return tools.Options{
+		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
+		CaptureLimit: int(c.Int("capture-limit")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
+	}, nil
+}
+
+// Command returns the fluzo-tool command tree.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:    "fluzo-tool",
+		Usage:   "confined execution backend: files, search, edits, processes, git",
+		Version: core.Version,
+		Description: `fluzo-tool performs every action an agent takes on a workspace and enforces
+confinement itself, whoever calls it. File tools resolve paths beneath the root
+with openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS); .git, .fluzo, .fluzodrive
+and the user's auth file are protected; special files and hard-linked writes are
+refused. Process tools run children in their own session with stdin closed, an
+explicit environment and bounded output. Git tools run no repository-configured
+helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
+		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand()},
+	}
+}
+
+// Main runs fluzo-tool.
+func Main() int { return runner.Main(Command()) }
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "answer JSONL tool requests on stdin until EOF",
+		Description: `Reads one request per line and writes one reply per request: a result record
+with "ok":true and the tool's "result", or an error record with "ok":false and
+an "error" carrying code, message and hint (see PROTOCOL below). Requests run concurrently; replies may arrive out of order and carry "re".
+Control records {"v":1,"id":"c1","control":"cancel","target":"r1"} and
+"control":"kill" stop a running process request. On EOF the server stops the
+process groups it owns (SIGTERM, grace, SIGKILL), answers what is in flight,
+and exits 0.`,
+		Flags: serverFlags(),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			opts, err := options(c)
+			if err != nil {
+				return err
+			}
+			s, err := tools.NewServer(opts)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return s.Serve(ctx, os.Stdin, c.Root().Writer)
+		},
+	}
+}
+
+func callCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "call",
+		Usage:     "run one tool request and print its reply record",
+		ArgsUsage: "TOOL",
+		Description: `Runs TOOL with the JSON object given by --args beneath --root and prints the
+reply record (the same line serve would write). A tool error is printed as the
+error record and also reported on stderr, with the exit status of its code.
+A process that ran and exited non-zero is a successful call: read exit_code.`,
+		Flags: append(serverFlags(), &cli.StringFlag{Name: "args", Value: "{}", Usage: "tool arguments as a JSON object"}),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() != 1 {
+				return runner.Usage(c, "call needs exactly one TOOL argument (one of %s)", strings.Join(tools.Names(), ", "))
+			}
+			opts, err := options(c)
+			if err != nil {
+				return err
+			}
+			s, err := tools.NewServer(opts)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			reply := s.Handle(ctx, tools.Request{V: core.WireVersion, ID: "call", Tool: c.Args().First(), Args: json.RawMessage(c.String("args"))})
+			if err := json.NewEncoder(c.Root().Writer).Encode(reply); err != nil {
+				return core.Wrap(err, core.CodeFailed, "cannot write the reply")
+			}
+			if reply.Error != nil {
+				return reply.Error
+			}
+			return nil
+		},
+	}
+}
+
+func schemaCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "schema",
+		Usage: "print the model-visible tool schemas (OpenAI function-tool format)",
+		Description: `Prints a JSON array with one {"type":"function","function":{name, description,
+parameters}} object per tool, ready to send as the "tools" of a chat request.`,
+		Action: func(ctx context.Context, c *cli.Command) error {
+			out, err := json.MarshalIndent(tools.Schemas(), "", "  ")
+			if err != nil {
+				return core.Wrap(err, core.CodeInternal, "cannot encode the schemas")
+			}
+			fmt.Fprintln(c.Root().Writer, string(out))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,164 @@
+// Package baseline records the state of a workspace's changes when a task
+// starts and later separates the changes that were already there from the
+// ones made since, flagging changes the task cannot vouch for.
+package baseline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools/gitx"
+)
+
+// Fingerprint values that are not content hashes.
+const (
+	Absent     = "absent"
+	Unreadable = "unreadable"
+)
+
+// Entry is one changed path: git's two status letters (index, worktree;
+// "??" for untracked) and a fingerprint of the working-tree content.
+type Entry struct {
+	Path        string `json:"path"`
+	Status      string `json:"status"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// Snapshot is a baseline: HEAD and every staged, unstaged and untracked
+// path with its fingerprint.
+type Snapshot struct {
+	V       int     `json:"v"`
+	Type    string  `json:"type"`
+	Root    string  `json:"root"`
+	Head    string  `json:"head"`
+	Entries []Entry `json:"entries"`
+}
+
+// Capture records the current changes of the git work tree at root. Files
+// are fingerprinted through the confined root, so protected or escaping
+// paths are recorded as unreadable rather than read.
+func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
+	env := gitx.Env(baseEnv)
+	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"), env)
+	if err != nil {
+		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
+			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
+	}
+	head, _ := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "rev-parse", "--verify", "-q", "HEAD"), env)
+	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{}}
+	for _, rec := range strings.Split(string(status), "\x00") {
+		if len(rec) < 4 {
+			continue
+		}
+		p := rec[3:]
+		snap.Entries = append(snap.Entries, Entry{Path: p, Status: rec[:2], Fingerprint: fingerprint(root, p)})
+	}
+	sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Path < snap.Entries[j].Path })
+	return snap, nil
+}
+
+func fingerprint(root *confine.Root, p string) string {
+	f, _, err := root.OpenRead(p)
+	if err != nil {
+		if core.CodeOf(err) == core.CodeNotFound {
+			return Absent
+		}
+		return Unreadable
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return Unreadable
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Change is a path whose state differs from the baseline.
+type Change struct {
+	Path string `json:"path"`
+	// Kind is "new" (clean at baseline), "modified" (already changed at
+	// baseline and changed again) or "reverted" (changed at baseline,
+	// clean now).
+	Kind        string `json:"kind"`
+	Before      string `json:"before"`
+	After       string `json:"after"`
+	PreExisting bool   `json:"pre_existing"`
+	Uncertain   bool   `json:"uncertain"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// Summary separates pre-existing changes from changes made since.
+type Summary struct {
+	V           int      `json:"v"`
+	Type        string   `json:"type"`
+	HeadBefore  string   `json:"head_before"`
+	HeadAfter   string   `json:"head_after"`
+	HeadChanged bool     `json:"head_changed"`
+	PreExisting []string `json:"pre_existing"`
+	Changed     []Change `json:"changed"`
+}
+
+// Compare diffs two snapshots. touched lists the paths the task's own file
+// tools wrote; when it is non-nil, any other changed path is uncertain
+// (a process, the user or another program changed it). A nil touched
+// means the caller does not track writes and no attribution is made.
+func Compare(before, after *Snapshot, touched []string) *Summary {
+	s := &Summary{V: core.WireVersion, Type: "diff_summary", HeadBefore: before.Head, HeadAfter: after.Head,
+		HeadChanged: before.Head != after.Head, PreExisting: []string{}, Changed: []Change{}}
+	mine := map[string]bool{}
+	for _, t := range touched {
+		mine[t] = true
+	}
+	b, a := index(before), index(after)
+	paths := map[string]bool{}
+	for p := range b {
+		paths[p] = true
+	}
+	for p := range a {
+		paths[p] = true
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	for _, p := range sorted {
+		eb, inB := b[p]
+		ea, inA := a[p]
+		if inB && inA && eb.Fingerprint == ea.Fingerprint && eb.Status == ea.Status {
+			s.PreExisting = append(s.PreExisting, p)
+			continue
+		}
+		c := Change{Path: p, PreExisting: inB, Before: "clean", After: "clean"}
+		switch {
+		case !inB:
+			c.Kind, c.After = "new", ea.Fingerprint
+		case !inA:
+			c.Kind, c.Before = "reverted", eb.Fingerprint
+		default:
+			c.Kind, c.Before, c.After = "modified", eb.Fingerprint, ea.Fingerprint
+		}
+		if touched != nil && !mine[p] {
+			c.Uncertain, c.Reason = true, "not written by the task's file tools: a process, the user or another program changed it"
+		}
+		if c.Before == Unreadable || c.After == Unreadable {
+			c.Uncertain, c.Reason = true, "the content could not be fingerprinted"
+		}
+		s.Changed = append(s.Changed, c)
+	}
+	return s
+}
+
+func index(s *Snapshot) map[string]Entry {
+	m := map[string]Entry{}
+	for _, e := range s.Entries {
+		m[e.Path] = e
+	}
+	return m
+}

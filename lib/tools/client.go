@@ -1,0 +1,259 @@
+package tools
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Result is the answer to one tool request.
+type Result struct {
+	ID string
+	// OK is true for a result record; false for a typed tool error.
+	OK   bool
+	Data json.RawMessage
+	Err  *core.Error
+}
+
+// Decode unmarshals a successful result's data into v.
+func (r Result) Decode(v any) error {
+	if !r.OK {
+		return r.Err
+	}
+	return json.Unmarshal(r.Data, v)
+}
+
+// Client speaks the fluzo-tool protocol to a server over a pipe: a child
+// "fluzo-tool serve" (StartServer) or an in-process server (NewLocal).
+type Client struct {
+	enc    *json.Encoder
+	encMu  sync.Mutex
+	closer io.Closer
+	seq    atomic.Int64
+	mu     sync.Mutex
+	wait   map[string]chan Reply
+	done   chan struct{}
+	err    error
+	finish func() error
+	// Stopping receives "stopping" reports (a cancel left survivors).
+	// Reports are dropped when nobody reads and the buffer is full.
+	Stopping chan Reply
+}
+
+// StartServer spawns "BINARY serve --root ROOT" (binary "" means
+// "fluzo-tool" on PATH) with extra arguments such as --grace, and returns
+// a client for it. Closing the client closes the server's stdin, which
+// makes it stop its processes and exit.
+func StartServer(ctx context.Context, root, binary string, extra ...string) (*Client, error) {
+	if binary == "" {
+		binary = "fluzo-tool"
+	}
+	cmd := exec.Command(binary, append([]string{"serve", "--root", root}, extra...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot create the fluzo-tool pipes")
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot create the fluzo-tool pipes")
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot start "+binary).WithHint("install fluzo-tool or pass its path")
+	}
+	c := newClient(stdin, stdout)
+	c.finish = cmd.Wait
+	return c, nil
+}
+
+// NewLocal runs a server in this process over in-memory pipes; it behaves
+// like StartServer without a child process (used by tests and embedders).
+func NewLocal(ctx context.Context, opts Options) (*Client, error) {
+	s, err := NewServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	reqR, reqW := io.Pipe()
+	repR, repW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		err := s.Serve(ctx, reqR, repW)
+		s.Close()
+		repW.Close()
+		served <- err
+	}()
+	c := newClient(reqW, repR)
+	c.finish = func() error { return <-served }
+	return c, nil
+}
+
+func newClient(w io.WriteCloser, r io.Reader) *Client {
+	c := &Client{enc: json.NewEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16)}
+	go c.read(r)
+	return c
+}
+
+func (c *Client) read(r io.Reader) {
+	rd := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := readLine(rd)
+		if len(line) > 0 {
+			var rep Reply
+			if json.Unmarshal(line, &rep) == nil {
+				c.deliver(rep)
+			}
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.err = core.Errorf(core.CodeFailed, "the fluzo-tool server closed its output").WithHint("check its stderr")
+			for id, ch := range c.wait {
+				close(ch)
+				delete(c.wait, id)
+			}
+			c.mu.Unlock()
+			close(c.done)
+			return
+		}
+	}
+}
+
+func (c *Client) deliver(rep Reply) {
+	if rep.Type == TypeStopping {
+		select {
+		case c.Stopping <- rep:
+		default:
+		}
+		return
+	}
+	c.mu.Lock()
+	ch := c.wait[rep.Re]
+	delete(c.wait, rep.Re)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- rep
+	}
+}
+
+func (c *Client) send(id string, rec any) (chan Reply, error) {
+	ch := make(chan Reply, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	c.wait[id] = ch
+	c.mu.Unlock()
+	c.encMu.Lock()
+	err := c.enc.Encode(rec)
+	c.encMu.Unlock()
+	if err != nil {
+		c.mu.Lock()
+		delete(c.wait, id)
+		c.mu.Unlock()
+		return nil, core.Wrap(err, core.CodeFailed, "cannot send to the fluzo-tool server")
+	}
+	return ch, nil
+}
+
+// NextID returns a fresh request id.
+func (c *Client) NextID() string { return fmt.Sprintf("r%d", c.seq.Add(1)) }
+
+// Pending is a request in flight.
+type Pending struct {
+	ID string
+	c  *Client
+	ch chan Reply
+}
+
+// Start sends a request and returns without waiting for its result.
+func (c *Client) Start(tool string, args json.RawMessage) (*Pending, error) {
+	id := c.NextID()
+	ch, err := c.send(id, Request{V: core.WireVersion, ID: id, Tool: tool, Args: args})
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{ID: id, c: c, ch: ch}, nil
+}
+
+// Wait waits for the result. When ctx ends first the request is
+// cancelled (SIGTERM to its process group) and Wait keeps waiting for the
+// honest result, which the server always sends.
+func (p *Pending) Wait(ctx context.Context) (Result, error) {
+	select {
+	case rep, ok := <-p.ch:
+		return toResult(p.ID, rep, ok, p.c)
+	case <-ctx.Done():
+		p.c.Cancel(context.Background(), p.ID)
+		rep, ok := <-p.ch
+		return toResult(p.ID, rep, ok, p.c)
+	}
+}
+
+func toResult(id string, rep Reply, ok bool, c *Client) (Result, error) {
+	if !ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return Result{ID: id}, c.err
+	}
+	return Result{ID: id, OK: rep.OK != nil && *rep.OK, Data: rep.Result, Err: rep.Error}, nil
+}
+
+// Call runs one tool and waits for its result. A tool's own failure is in
+// Result.Err; the error return is for transport failures.
+func (c *Client) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
+	p, err := c.Start(tool, args)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Wait(ctx)
+}
+
+// Cancel asks the server to stop request id gracefully (SIGTERM to its
+// process group); survivors are reported on Stopping after the grace.
+func (c *Client) Cancel(ctx context.Context, id string) error {
+	return c.control(ctx, Control{Control: "cancel", Target: id})
+}
+
+// Kill force-stops request id's process group and descendants.
+func (c *Client) Kill(ctx context.Context, id string) error {
+	return c.control(ctx, Control{Control: "kill", Target: id})
+}
+
+func (c *Client) control(ctx context.Context, ctl Control) error {
+	ctl.V, ctl.ID = core.WireVersion, "c"+c.NextID()[1:]
+	ch, err := c.send(ctl.ID, ctl)
+	if err != nil {
+		return err
+	}
+	select {
+	case rep, ok := <-ch:
+		if !ok {
+			return c.err
+		}
+		if rep.Error != nil {
+			return rep.Error
+		}
+		return nil
+	case <-ctx.Done():
+		return core.Errorf(core.CodeCancelled, "gave up waiting for the control answer")
+	}
+}
+
+// Close ends the session: the server sees EOF, stops its owned process
+// groups and exits; Close waits for that.
+func (c *Client) Close() error {
+	c.closer.Close()
+	<-c.done
+	if c.finish != nil {
+		return c.finish()
+	}
+	return nil
+}

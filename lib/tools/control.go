@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/proc"
+)
+
+func (s *Server) track(id string, p *proc.Process) {
+	s.mu.Lock()
+	s.running[id] = p
+	s.mu.Unlock()
+}
+
+func (s *Server) untrack(id string) {
+	s.mu.Lock()
+	delete(s.running, id)
+	s.mu.Unlock()
+}
+
+func (s *Server) process(id string) *proc.Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running[id]
+}
+
+// control answers cancel and kill. Cancel sends SIGTERM to the request's
+// group and, if members remain after the grace period, reports them in a
+// "stopping" record so the caller can decide to kill. Kill sends SIGKILL to
+// the group and its descendants, and only to processes this server owns.
+func (s *Server) control(in Incoming) Reply {
+	switch in.Control {
+	case "cancel":
+		p := s.process(in.Target)
+		if p == nil {
+			return errReply(in.ID, notRunning(in.Target))
+		}
+		p.Terminate()
+		go s.reportSurvivors(in.ID, in.Target, p)
+		return Reply{V: core.WireVersion, Type: TypeAck, Re: in.ID, Target: in.Target}
+	case "kill":
+		if in.PID != 0 {
+			return s.killPID(in)
+		}
+		p := s.process(in.Target)
+		if p == nil {
+			return errReply(in.ID, notRunning(in.Target))
+		}
+		p.Kill()
+		return Reply{V: core.WireVersion, Type: TypeAck, Re: in.ID, Target: in.Target}
+	}
+	return errReply(in.ID, core.Errorf(core.CodeInvalidRequest, "unknown control %q", in.Control).
+		WithHint(`use "cancel" or "kill" with "target": the request id`))
+}
+
+func (s *Server) killPID(in Incoming) Reply {
+	if in.PID <= 1 {
+		return errReply(in.ID, notOwned(in.PID))
+	}
+	s.mu.Lock()
+	var owner *proc.Process
+	var target string
+	for id, p := range s.running {
+		if p.Owns(in.PID) {
+			owner, target = p, id
+			break
+		}
+	}
+	s.mu.Unlock()
+	if owner == nil {
+		return errReply(in.ID, notOwned(in.PID))
+	}
+	owner.Kill()
+	return Reply{V: core.WireVersion, Type: TypeAck, Re: in.ID, Target: target}
+}
+
+func (s *Server) reportSurvivors(controlID, target string, p *proc.Process) {
+	time.Sleep(s.opts.Grace)
+	if s.process(target) != p {
+		return
+	}
+	if survivors := p.Members(); len(survivors) > 0 {
+		s.write(Reply{V: core.WireVersion, Type: TypeStopping, Re: controlID, Target: target, Survivors: survivors})
+	}
+}
+
+func notRunning(target string) error {
+	return core.Errorf(CodeNotRunning, "no process of request %q is running", target).
+		WithHint("target the id of a running exec or shell request")
+}
+
+func notOwned(pid int) error {
+	return core.Errorf(CodeNotOwned, "process %d does not belong to a process group this fluzo-tool started", pid).
+		WithHint("only processes started by this server can be killed through it")
+}

@@ -1,0 +1,133 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/proc"
+)
+
+// Process limits.
+const (
+	DefaultTimeoutSeconds = 120
+	MaxTimeoutSeconds     = 24 * 3600
+)
+
+type execArgs struct {
+	Argv           []string          `json:"argv"`
+	Cwd            string            `json:"cwd,omitempty"`
+	Env            map[string]string `json:"env,omitempty"`
+	TimeoutSeconds float64           `json:"timeout_seconds,omitempty"`
+}
+
+type shellArgs struct {
+	Script         string            `json:"script"`
+	Cwd            string            `json:"cwd,omitempty"`
+	Env            map[string]string `json:"env,omitempty"`
+	TimeoutSeconds float64           `json:"timeout_seconds,omitempty"`
+}
+
+// ProcessResult is what exec and shell return.
+type ProcessResult struct {
+	Argv []string `json:"argv"`
+	Cwd  string   `json:"cwd"`
+	PID  int      `json:"pid"`
+	proc.Outcome
+}
+
+func (s *Server) childEnvOrBaseline() []string {
+	env, err := proc.Build(s.opts.ParentEnv, s.opts.Env, nil)
+	if err != nil {
+		return []string{"PATH=/usr/bin:/bin"}
+	}
+	return env
+}
+
+func runExec(ctx context.Context, s *Server, id string, raw json.RawMessage) (any, error) {
+	var a execArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if len(a.Argv) == 0 || a.Argv[0] == "" {
+		return nil, core.Errorf(core.CodeInvalidRequest, "argv needs at least the program").WithHint(`send {"argv":["go","test","./..."]}`)
+	}
+	return s.runProcess(ctx, id, a.Argv, a.Cwd, a.Env, a.TimeoutSeconds)
+}
+
+func runShell(ctx context.Context, s *Server, id string, raw json.RawMessage) (any, error) {
+	var a shellArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := required("script", a.Script); err != nil {
+		return nil, err
+	}
+	return s.runProcess(ctx, id, []string{"/bin/sh", "-c", a.Script}, a.Cwd, a.Env, a.TimeoutSeconds)
+}
+
+// runProcess starts argv in a working directory resolved beneath the root.
+// The directory is handed to the child as the kernel's /proc link to an
+// already-verified descriptor, so a rename between the check and the
+// chdir cannot move the child elsewhere.
+func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd string, env map[string]string, timeout float64) (any, error) {
+	if timeout < 0 || timeout > MaxTimeoutSeconds {
+		return nil, core.Errorf(core.CodeInvalidRequest, "timeout_seconds must be between 0 and %d", MaxTimeoutSeconds).
+			WithHint("leave it out for the %d-second default", DefaultTimeoutSeconds)
+	}
+	if timeout == 0 {
+		timeout = DefaultTimeoutSeconds
+	}
+	dir, node, err := s.root.OpenDir(cwdOrRoot(cwd))
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	childEnv, err := proc.Build(s.opts.ParentEnv, s.opts.Env, env)
+	if err != nil {
+		return nil, err
+	}
+	childEnv = append(childEnv, "PWD="+joinRoot(s.root.Dir(), node.Rel))
+	exe, err := proc.LookPath(argv[0], childEnv)
+	if err != nil {
+		return nil, err
+	}
+	full := append([]string{exe}, argv[1:]...)
+	p, err := proc.Start(proc.Spec{
+		Argv: full, Dir: "/proc/self/fd/" + strconv.Itoa(int(dir.Fd())), Env: childEnv,
+		Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.track(id, p)
+	defer s.untrack(id)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Terminate()
+		case <-done:
+		}
+	}()
+	out := p.Wait()
+	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), Outcome: out}, nil
+}
+
+func cwdOrRoot(cwd string) string {
+	if cwd == "" {
+		return "."
+	}
+	return cwd
+}
+
+func joinRoot(root, rel string) string {
+	if rel == "." {
+		return root
+	}
+	return root + string(os.PathSeparator) + rel
+}

@@ -1,0 +1,247 @@
+package tools
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools/proc"
+)
+
+// MaxLine bounds one request line (a write carries the whole file).
+const MaxLine = 96 << 20
+
+// Options configure a server.
+type Options struct {
+	// Root is the workspace directory every file tool is confined to.
+	Root string
+	// AuthFile is the credential file to protect ("" for the default).
+	AuthFile string
+	// Env is the configured part of child environments.
+	Env proc.EnvPolicy
+	// Grace is the time between SIGTERM and the stopping report or
+	// SIGKILL (default 5 s).
+	Grace time.Duration
+	// CaptureLimit bounds each captured output stream (default 2 MiB).
+	CaptureLimit int
+	// ParentEnv is the environment baseline values come from (default
+	// os.Environ()).
+	ParentEnv []string
+}
+
+// Server answers tool requests beneath one root. Reads run concurrently;
+// writes, processes and git mutations are serialised.
+type Server struct {
+	opts    Options
+	root    *confine.Root
+	lock    sync.RWMutex
+	mu      sync.Mutex
+	running map[string]*proc.Process
+	active  map[string]bool
+	closing bool
+	wg      sync.WaitGroup
+	outMu   sync.Mutex
+	out     *json.Encoder
+}
+
+// NewServer opens the root; it fails closed (confinement_unavailable)
+// when the kernel cannot confine path resolution.
+func NewServer(opts Options) (*Server, error) {
+	if opts.Grace <= 0 {
+		opts.Grace = 5 * time.Second
+	}
+	if opts.ParentEnv == nil {
+		opts.ParentEnv = os.Environ()
+	}
+	if err := opts.Env.Validate(); err != nil {
+		return nil, err
+	}
+	root, err := confine.Open(opts.Root, opts.AuthFile)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}}, nil
+}
+
+// Close releases the root handle.
+func (s *Server) Close() error { return s.root.Close() }
+
+// Root returns the confinement root.
+func (s *Server) Root() *confine.Root { return s.root }
+
+// Serve reads JSONL from in and writes replies to out until in ends or
+// ctx is cancelled; then it stops its owned process groups gracefully,
+// waits for in-flight requests to answer, and returns.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.out = json.NewEncoder(out)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		rd := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := readLine(rd)
+			if len(line) > 0 {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	var err error
+loop:
+	for {
+		select {
+		case line := <-lines:
+			s.dispatch(ctx, line)
+		case e := <-readErr:
+			if !errors.Is(e, io.EOF) {
+				err = core.Wrap(e, core.CodeFailed, "reading requests failed")
+			}
+			break loop
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	s.shutdown()
+	return err
+}
+
+func readLine(rd *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := rd.ReadLine()
+		line = append(line, chunk...)
+		if len(line) > MaxLine {
+			for isPrefix && err == nil {
+				_, isPrefix, err = rd.ReadLine()
+			}
+			return []byte("\x00toolong"), err
+		}
+		if !isPrefix || err != nil {
+			return line, err
+		}
+	}
+}
+
+func (s *Server) write(r Reply) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.out.Encode(r)
+}
+
+func (s *Server) dispatch(ctx context.Context, line []byte) {
+	if string(line) == "\x00toolong" {
+		s.write(errReply("", core.Errorf(core.CodeInvalidRequest, "a request line exceeds %d bytes", MaxLine).WithHint("send smaller writes")))
+		return
+	}
+	var in Incoming
+	if err := core.DecodeStrict(line, &in); err != nil {
+		s.write(errReply("", err))
+		return
+	}
+	if in.V != core.WireVersion || in.ID == "" {
+		s.write(errReply(in.ID, core.Errorf(core.CodeInvalidRequest, "a record needs \"v\":1 and a non-empty \"id\"").
+			WithHint(`send {"v":1,"id":"r1","tool":"view","args":{"path":"README.md"}}`)))
+		return
+	}
+	if in.Control != "" {
+		s.write(s.control(in))
+		return
+	}
+	s.mu.Lock()
+	if s.active[in.ID] || s.closing {
+		s.mu.Unlock()
+		code, msg := core.CodeInvalidRequest, "request id "+in.ID+" is already in flight"
+		if s.closing {
+			code, msg = CodeShuttingDown, "the server is shutting down"
+		}
+		s.write(errReply(in.ID, core.Errorf(code, "%s", msg).WithHint("use a new id per request")))
+		return
+	}
+	s.active[in.ID] = true
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args})
+		s.mu.Lock()
+		delete(s.active, in.ID)
+		s.mu.Unlock()
+		s.write(reply)
+	}()
+}
+
+// Handle runs one tool request and returns its reply.
+func (s *Server) Handle(ctx context.Context, req Request) Reply {
+	t, ok := toolByName[req.Tool]
+	if !ok {
+		return errReply(req.ID, core.Errorf(CodeUnknownTool, "%q is not a fluzo-tool tool", req.Tool).
+			WithHint("see 'fluzo-tool schema' for the tools and their arguments"))
+	}
+	if len(req.Args) == 0 {
+		req.Args = json.RawMessage("{}")
+	}
+	if t.exclusive {
+		s.lock.Lock()
+		defer s.lock.Unlock()
+	} else {
+		s.lock.RLock()
+		defer s.lock.RUnlock()
+	}
+	result, err := t.run(ctx, s, req.ID, req.Args)
+	if err != nil {
+		return errReply(req.ID, err)
+	}
+	return okReply(req.ID, result)
+}
+
+// shutdown stops every owned process group: SIGTERM, the grace period,
+// then SIGKILL, and waits for the requests to write their results.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	s.closing = true
+	procs := make([]*proc.Process, 0, len(s.running))
+	for _, p := range s.running {
+		procs = append(procs, p)
+	}
+	s.mu.Unlock()
+	for _, p := range procs {
+		p.Terminate()
+	}
+	if len(procs) > 0 {
+		deadline := time.Now().Add(s.opts.Grace)
+		for time.Now().Before(deadline) && anyAlive(procs) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		for _, p := range procs {
+			if len(p.Members()) > 0 {
+				p.Kill()
+			}
+		}
+	}
+	s.wg.Wait()
+}
+
+func anyAlive(procs []*proc.Process) bool {
+	for _, p := range procs {
+		if len(p.Members()) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,16 @@
+// Package share exposes the bundled data files that binaries need at run
+// time without a checkout: the Rust acceptance fixture and the demo
+// scenarios. go:embed cannot reach parent directories, so the embedding
+// lives here beside the files.
+package share
+
+import "embed"
+
+// Fixtures holds share/fixtures/rust-wordcount (including its .gitignore).
+// The Go fixture is a separate module and is read from the checkout by tests.
+//
+//go:embed all:fixtures/rust-wordcount
+var Fixtures embed.FS
+
+// RustFixture is the directory of the Rust fixture inside Fixtures.
+const RustFixture = "fixtures/rust-wordcount"
