@@ -36,6 +36,7 @@
 // # Spans for one task attempt (one-liners)
 //
 //	ctx, att := rt.StartAttempt(ctx, telemetry.AttemptInfo{Session: s, Task: t, Attempt: a, Number: n,
+//		TraceID: refs.Trace,                                  // use the journal's trace ID
 //		PreviousTrace: prevTrace, PreviousSpan: prevSpan}) // resumed: new trace + link
 //	defer att.End(outcome, err)                          // outcome: completed, failed, cancelled…
 //	ev.Trace, ev.Span = telemetry.IDs(ctx)               // stamp core.Event

@@ -88,7 +88,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 	res := rt.resource()
 
 	tpOpts := []sdktrace.TracerProviderOption{
-		sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithIDGenerator(newIDGenerator()),
 		sdktrace.WithRawSpanLimits(spanLimits()),
 	}
 	mpOpts := []sdkmetric.Option{sdkmetric.WithResource(res)}
