@@ -59,15 +59,15 @@ is shown with control characters escaped.`,
 			if !c.Bool("json") {
 				fmt.Fprintf(w, "task %s  session %s  state %s%s\n", task.ID, task.SessionID, task.State, reasonSuffix(task.Reason))
 				fmt.Fprintf(w, "request: %s\n", clean(task.Request, 200))
-				fmt.Fprintf(w, "%-20s  %-10s  %-40s  %-18s  %s\n", "TIME", "ACTOR", "ACTION", "POLICY", "OUTCOME")
+				fmt.Fprintf(w, "%-20s  %-10s  %-52s  %-28s  %s\n", "TIME", "ACTOR", "ACTION", "POLICY", "OUTCOME")
 			}
 			_, err = s.EachEvent(ctx, store.EventQuery{Session: task.SessionID, Task: task.ID}, func(ev core.Event) error {
 				st := stepOf(ev)
 				if c.Bool("json") {
 					return writeJSON(w, st)
 				}
-				_, err := fmt.Fprintf(w, "%-20s  %-10s  %-40s  %-18s  %s\n", st.TS.Format("2006-01-02T15:04:05Z"),
-					st.Actor, clean(st.Action, 40), clean(dash(st.Policy), 18), clean(dash(st.Outcome), 60))
+				_, err := fmt.Fprintf(w, "%-20s  %-10s  %-52s  %-28s  %s\n", st.TS.Format("2006-01-02T15:04:05Z"),
+					st.Actor, clean(st.Action, 52), clean(dash(st.Policy), 28), clean(dash(st.Outcome), 60))
 				return err
 			})
 			return err
@@ -135,7 +135,7 @@ func stepOf(ev core.Event) Step {
 	case core.EvGrantIssued, core.EvGrantConsumed, core.EvGrantExpired, core.EvGrantRevoked:
 		s.Actor, s.Action, s.Policy, s.Outcome = grantActor(str("source")), ev.Type, joinNonEmpty(str("scope"), str("spec")), str("state")
 	case core.EvProviderRequest:
-		s.Action, s.Outcome = "send request "+str("model"), str("to")
+		s.Action, s.Outcome = "send request "+str("model"), firstOf(str("to"), str("state"))
 	case core.EvProviderResponse:
 		s.Actor, s.Action, s.Outcome = "provider", "respond "+str("model"), joinNonEmpty(str("to"), usage(d))
 	case core.EvMessage:

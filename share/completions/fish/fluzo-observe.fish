@@ -4,6 +4,10 @@ function __fluzo_observe_path
   for w in (commandline -opc)[2..-1]
     string match -q -- '-*' $w; and continue
     switch "$p/$w"
+      case '@/replay'
+        set p '@/replay'
+      case '@/diag'
+        set p '@/diag'
       case '@/health'
         set p '@/health'
       case '@/purge'
@@ -13,9 +17,13 @@ function __fluzo_observe_path
   echo "$p"
 end
 complete -c fluzo-observe -f
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'replay' -d 'show a task\'s read-only timeline: time, actor, action, policy, outcome'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'diag' -d 'diagnose a task: trace IDs, attempts, operations, failures, usage, telemetry health'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'health' -d 'report the local telemetry archive, sink queues, drops and exporter state'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'purge' -d 'remove the local telemetry archive (--local --dry-run or --local --yes)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -l workspace -s C -r -d 'workspace `DIR` (default: the nearest directory upwards holding .fluzodrive or .fluzo)'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/replay\'' -l json -d 'print one replay.step JSON record per line'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -l json -d 'print one observe.diag JSON record'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/health\'' -l json -d 'print one JSON record instead of text'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/purge\'' -l local -d 'purge the local archive (required; remote data is never deleted)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/purge\'' -l dry-run -d 'list what would be removed, remove nothing'
