@@ -153,9 +153,13 @@ func historyFixture(ts *testscript.TestScript, neg bool, args []string) {
 		if _, err := tx.AddCompaction(&store.Compaction{SessionID: task.SessionID, TaskID: task.ID, AttemptID: att2.ID, BeforeTokens: &before, AfterTokens: &after, Summary: "SECRET SUMMARY"}); err != nil {
 			return err
 		}
-		if _, err := tx.AddObservation(&store.Observation{SessionID: task.SessionID, TaskID: task.ID, AttemptID: att2.ID, Kind: "route",
-			Data: []byte(`{"decision_point":"before_tool","recommended":"edit","actual":"edit","latency_ms":12,"status":"ok","input_captured":false,"fingerprint":"sha256:ab12"}`)}); err != nil {
-			return err
+		for _, data := range []string{
+			`{"point":"after_tool_result","fingerprint":"ab12cd34ef56ab12","questions":[{"type":"next_action","options":["continue","retry"]}],"answers":{"next_action":"retry"},"latency_ms":12,"action_taken":"continue","snapshot":"RAW STATE CONTENT"}`,
+			`{"point":"after_tool_result","fingerprint":"9f8e7d6c5b4a3928","questions":[{"type":"next_action"}],"latency_ms":0,"skipped":"no_shadow_slot","action_taken":"continue"}`,
+		} {
+			if _, err := tx.AddObservation(&store.Observation{SessionID: task.SessionID, TaskID: task.ID, AttemptID: att2.ID, Kind: "next_action", Data: []byte(data)}); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Append(core.Event{Type: core.EvBudget, Session: task.SessionID, Task: task.ID, Attempt: att2.ID, Data: []byte(`{"budget":"tokens","limit":50000,"charged":1500}`)}); err != nil {
 			return err

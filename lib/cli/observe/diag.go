@@ -219,7 +219,7 @@ func addSessionRecords(ctx context.Context, s *store.Store, d *Diag) error {
 	}
 	for _, o := range obs {
 		if o.TaskID == d.Task.ID {
-			d.Observations = append(d.Observations, DiagObservation{ID: o.ID, Kind: o.Kind, Label: "observation (never a decision)", Attempt: o.AttemptID, Data: o.Data})
+			d.Observations = append(d.Observations, DiagObservation{ID: o.ID, Kind: o.Kind, Label: "observation (never a decision)", Attempt: o.AttemptID, Data: allowListed(o.Data)})
 		}
 	}
 	_, err = s.EachEvent(ctx, store.EventQuery{Session: d.Task.SessionID, Task: d.Task.ID, Type: core.EvBudget}, func(ev core.Event) error {
@@ -227,6 +227,23 @@ func addSessionRecords(ctx context.Context, s *store.Store, d *Diag) error {
 		return nil
 	})
 	return err
+}
+
+// allowListed keeps only the exportable observation fields, so captured
+// state or other content never reaches diagnostics output.
+func allowListed(data json.RawMessage) json.RawMessage {
+	raw := map[string]json.RawMessage{}
+	if json.Unmarshal(data, &raw) != nil {
+		return json.RawMessage(`{}`)
+	}
+	out := map[string]json.RawMessage{}
+	for _, k := range observationFields {
+		if v, ok := raw[k]; ok {
+			out[k] = v
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
 }
 
 // archiveFor counts archive spans and logs belonging to the task's traces.
