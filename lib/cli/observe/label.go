@@ -44,7 +44,7 @@ the runtime did; the latest label of an observation is the one exported.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "label", Usage: "the correct `ACTION` or answer", Required: true},
 			&cli.StringFlag{Name: "annotator", Usage: "who labelled it (`NAME`)", Required: true},
-			&cli.StringFlag{Name: "source", Usage: "how the label was obtained (review, test_outcome, …)", Value: "review"},
+			&cli.StringFlag{Name: "source", Usage: "how the label was obtained (review, test_outcome, ...)", Value: "review"},
 			&cli.IntFlag{Name: "label-version", Usage: "version of the labelling guideline", Value: 1},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
