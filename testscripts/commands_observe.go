@@ -2,13 +2,21 @@ package testscripts
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
 	"github.com/josecorral/fluzo/lib/telemetry"
 	"github.com/rogpeppe/go-internal/testscript"
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // Live telemetry writers started by telemetry-hold, per script.
@@ -235,4 +243,128 @@ func fixtureTelemetry(ts *testscript.TestScript, drive string, task core.Task, a
 	tool.End(telemetry.OutcomeFailed, core.Errorf(core.CodeFailed, "exit 1"))
 	a2.End("completed", nil)
 	ts.Check(rt.Shutdown(context.Background()))
+}
+
+func init() {
+	register("otlp-receiver", otlpReceiver)
+	register("otlp-received", otlpReceived)
+}
+
+// scriptReceiver is a loopback OTLP/HTTP receiver that decodes protobuf
+// payloads and counts items per signal.
+type scriptReceiver struct {
+	mu     sync.Mutex
+	counts map[string]int
+	names  map[string]bool
+}
+
+var (
+	receiversMu sync.Mutex
+	receivers   = map[*testscript.TestScript]*scriptReceiver{}
+)
+
+// otlp-receiver starts a receiver on 127.0.0.1 and sets $OTLP to its URL;
+// otlp-receiver redirect starts one that redirects every request to the
+// first receiver (whose hits are then counted as contacts).
+func otlpReceiver(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: otlp-receiver [redirect]")
+	}
+	if len(args) == 1 {
+		target := ts.Getenv("OTLP")
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, target+r.URL.Path, http.StatusTemporaryRedirect)
+		}))
+		ts.Defer(srv.Close)
+		ts.Setenv("OTLP_REDIRECT", srv.URL)
+		return
+	}
+	rc := &scriptReceiver{counts: map[string]int{}, names: map[string]bool{}}
+	srv := httptest.NewServer(http.HandlerFunc(rc.serve))
+	ts.Defer(srv.Close)
+	receiversMu.Lock()
+	receivers[ts] = rc
+	receiversMu.Unlock()
+	ts.Defer(func() {
+		receiversMu.Lock()
+		delete(receivers, ts)
+		receiversMu.Unlock()
+	})
+	ts.Setenv("OTLP", srv.URL)
+}
+
+func (rc *scriptReceiver) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.counts["requests"]++
+	switch r.URL.Path {
+	case "/v1/traces":
+		var m coltrace.ExportTraceServiceRequest
+		if proto.Unmarshal(body, &m) == nil {
+			for _, rs := range m.ResourceSpans {
+				for _, ss := range rs.ScopeSpans {
+					for _, s := range ss.Spans {
+						rc.counts["spans"]++
+						rc.names[s.Name] = true
+					}
+				}
+			}
+		}
+	case "/v1/metrics":
+		var m colmetrics.ExportMetricsServiceRequest
+		if proto.Unmarshal(body, &m) == nil {
+			for _, rm := range m.ResourceMetrics {
+				for _, sm := range rm.ScopeMetrics {
+					for _, x := range sm.Metrics {
+						rc.counts["metrics"]++
+						rc.names[x.Name] = true
+					}
+				}
+			}
+		}
+	case "/v1/logs":
+		var m collogs.ExportLogsServiceRequest
+		if proto.Unmarshal(body, &m) == nil {
+			for _, rl := range m.ResourceLogs {
+				for _, sl := range rl.ScopeLogs {
+					for _, l := range sl.LogRecords {
+						if len(l.TraceId) == 16 {
+							rc.counts["correlated_logs"]++
+						}
+						rc.counts["logs"]++
+					}
+				}
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-protobuf")
+}
+
+// otlp-received KIND N asserts the receiver counted exactly N items of
+// KIND (requests, spans, metrics, logs, correlated_logs), or, with a name,
+// otlp-received name NAME asserts a span or metric of that name arrived.
+func otlpReceived(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: otlp-received KIND N | otlp-received name NAME")
+	}
+	receiversMu.Lock()
+	rc := receivers[ts]
+	receiversMu.Unlock()
+	if rc == nil {
+		ts.Fatalf("no otlp-receiver running")
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if args[0] == "name" {
+		if rc.names[args[1]] == neg {
+			ts.Fatalf("name %s received = %v", args[1], rc.names[args[1]])
+		}
+		return
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	if (rc.counts[args[0]] == want) == neg {
+		ts.Fatalf("%s = %d, want %d (neg=%v)", args[0], rc.counts[args[0]], want, neg)
+	}
 }

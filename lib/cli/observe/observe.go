@@ -29,7 +29,7 @@ archive (never remote data).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "workspace", Aliases: []string{"C"}, Usage: "workspace `DIR` (default: the nearest directory upwards holding .fluzodrive or .fluzo)"},
 		},
-		Commands: []*cli.Command{replayCommand(), diagCommand(), evalCommand(), healthCommand(), purgeCommand()},
+		Commands: []*cli.Command{replayCommand(), diagCommand(), evalCommand(), healthCommand(), probeCommand(), purgeCommand()},
 	}
 }
 
