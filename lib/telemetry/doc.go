@@ -25,6 +25,8 @@
 // Every method is nil-safe: a nil *Runtime, and the nil *Span or
 // *ChatSpan it returns, do nothing, so callers never test for telemetry.
 //
+// From an effective .fluzo: telemetry.OptionsFromConfig(cfg, ws.Drive(), "fluzo-agent").
+//
 // # Accessors
 //
 //	rt.Tracer()  trace.Tracer     rt.Meter() metric.Meter
