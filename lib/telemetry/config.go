@@ -14,6 +14,7 @@ func OptionsFromConfig(c *config.Config, drive, component string) Options {
 	if c.Bool("telemetry.archive_enabled") {
 		o.DriveDir = drive
 		o.Archive.SegmentBytes = c.Int("telemetry.archive_file_max_bytes")
+		o.Archive.MaxTotalBytes = c.Int("storage.diagnostic_max_bytes")
 	}
 	if c.Bool("telemetry.export_enabled") {
 		o.Export.Enabled = true

@@ -98,9 +98,10 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 	}
 
 	if rt.dir != "" {
-		spans := newArchiveSink(&rt.health, rt.dir, "traces", o.Archive)
-		metrics := newArchiveSink(&rt.health, rt.dir, "metrics", o.Archive)
-		logs := newArchiveSink(&rt.health, rt.dir, "logs", o.Archive)
+		budget := newArchiveBudget(rt.dir, o.Archive.MaxTotalBytes)
+		spans := newArchiveSink(&rt.health, rt.dir, "traces", o.Archive, budget)
+		metrics := newArchiveSink(&rt.health, rt.dir, "metrics", o.Archive, budget)
+		logs := newArchiveSink(&rt.health, rt.dir, "logs", o.Archive, budget)
 		rt.archives = []*archiveSink{spans, metrics, logs}
 		tpOpts = append(tpOpts, sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(&spanArchiver{sink: spans})))
 		mpOpts = append(mpOpts, sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&metricArchiver{sink: metrics}, readerOpts()...)))
