@@ -22,7 +22,7 @@ func init() {
 }
 
 var (
-	simMu      sync.Mutex
+	agentSimMu      sync.Mutex
 	simServers = map[*testscript.TestScript]*sim.Server{}
 )
 
@@ -37,14 +37,14 @@ func simStart(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	srv, err := sim.Start(context.Background(), sc)
 	ts.Check(err)
-	simMu.Lock()
+	agentSimMu.Lock()
 	simServers[ts] = srv
-	simMu.Unlock()
+	agentSimMu.Unlock()
 	ts.Defer(func() {
 		srv.Close()
-		simMu.Lock()
+		agentSimMu.Lock()
 		delete(simServers, ts)
-		simMu.Unlock()
+		agentSimMu.Unlock()
 	})
 	ts.Setenv("SIM_URL", srv.BaseURL())
 	ts.Setenv("SIM_TARGET", srv.TargetURL())
@@ -54,9 +54,9 @@ func simStart(ts *testscript.TestScript, neg bool, args []string) {
 // passed (every required step consumed, nothing unexpected); with ! it
 // asserts it failed. requests=N also checks the request count.
 func simVerdict(ts *testscript.TestScript, neg bool, args []string) {
-	simMu.Lock()
+	agentSimMu.Lock()
 	srv := simServers[ts]
-	simMu.Unlock()
+	agentSimMu.Unlock()
 	if srv == nil {
 		ts.Fatalf("sim-verdict: no simulator running; use sim-start first")
 	}
@@ -87,7 +87,7 @@ func fixtureRepo(ts *testscript.TestScript, neg bool, args []string) {
 	for _, g := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "fixture " + args[0]}} {
 		cmd := exec.Command("git", g...)
 		cmd.Dir = dst
-		cmd.Env = scriptEnv(ts)
+		cmd.Env = agentScriptEnv(ts)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			ts.Fatalf("git %v: %v\n%s", g, err, out)
 		}
@@ -98,7 +98,7 @@ func fixtureRepo(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(f.Close())
 }
 
-func scriptEnv(ts *testscript.TestScript) []string {
+func agentScriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
 		env = append(env, k+"="+ts.Getenv(k))
@@ -139,9 +139,9 @@ func simWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
 	if _, err := fmt.Sscanf(args[0], "%d", &n); err != nil {
 		ts.Fatalf("sim-wait-requests: %q is not a number", args[0])
 	}
-	simMu.Lock()
+	agentSimMu.Lock()
 	srv := simServers[ts]
-	simMu.Unlock()
+	agentSimMu.Unlock()
 	if srv == nil {
 		ts.Fatalf("sim-wait-requests: no simulator running")
 	}
