@@ -57,6 +57,8 @@ type Runner struct {
 	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
+	// Admit reserves model/pool capacity for one request (nil: none).
+	Admit func(ctx context.Context, purpose string) (Slot, error)
 }
 
 // EvPromptReceipt records the initial context of an attempt.

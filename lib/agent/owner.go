@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
@@ -31,8 +32,10 @@ type Owner struct {
 	Recovery store.RecoveryReport
 	emit     func(any)
 	active   activeTask
-	mu       sync.Mutex
-	closers  []func() error
+	// admission is this process's model/pool admission.
+	admission *admit.Admission
+	mu        sync.Mutex
+	closers   []func() error
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -51,12 +54,22 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	if err := store.EnsureDrive(ctx, ws); err != nil {
+		return nil, err
+	}
+	// One writing owner per workspace across processes (flock); a second
+	// one gets workspace_busy and touches nothing.
+	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: SocketPath(ws.Root)})
 	if err != nil {
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit}
-	w.closers = append(w.closers, st.Close)
+	st, err := store.Open(ctx, ws)
+	if err != nil {
+		own.Release()
+		return nil, err
+	}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg)}
+	w.closers = append(w.closers, own.Release, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -182,6 +195,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
+		Admit:               w.admitter(w.Config.String("agent.model")),
 	}
 	cleanup := func() {
 		tc.Close()
@@ -216,5 +230,16 @@ func (w *Owner) model() (Model, config.Model, error) {
 func (w *Owner) send(v any) {
 	if w.emit != nil {
 		w.emit(v)
+	}
+}
+
+// admitter reserves foreground capacity of model for each request.
+func (w *Owner) admitter(model string) func(context.Context, string) (Slot, error) {
+	return func(ctx context.Context, purpose string) (Slot, error) {
+		s, err := w.admission.Admit(ctx, admit.Request{Model: model, Class: admit.Foreground, Purpose: purpose})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 }
