@@ -95,17 +95,23 @@ func ackEnv(ts *testscript.TestScript, neg bool, args []string) {
 func init() { register("wait-process", waitProcess) }
 
 // wait-process CMDLINE waits (up to a minute) until a process whose
-// command line is exactly CMDLINE exists, reading /proc.
+// command line is exactly CMDLINE and whose working directory is inside
+// this script's $WORK exists, reading /proc (scripts run in parallel).
 func waitProcess(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: wait-process CMDLINE")
 	}
 	want := strings.ReplaceAll(args[0], " ", "\x00") + "\x00"
+	work, _ := filepath.EvalSymlinks(ts.Getenv("WORK"))
 	for i := 0; i < 6000; i++ {
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
 			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err == nil && string(b) == want {
+			if err != nil || string(b) != want {
+				continue
+			}
+			cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+			if err == nil && strings.HasPrefix(cwd, work) {
 				return
 			}
 		}
