@@ -101,13 +101,13 @@ func waitProcess(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: wait-process CMDLINE")
 	}
-	want := strings.ReplaceAll(args[0], " ", "\x00") + "\x00"
+	want := strings.Fields(args[0])
 	work, _ := filepath.EvalSymlinks(ts.Getenv("WORK"))
 	for i := 0; i < 6000; i++ {
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
 			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err != nil || string(b) != want {
+			if err != nil || !sameCommand(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00"), want) {
 				continue
 			}
 			cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
@@ -140,4 +140,18 @@ func eventEnv(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("event-env: no %s record with a %q field in stdout", args[1], args[2])
+}
+
+// sameCommand compares argv lists, the program by base name (fluzo-tool
+// runs executables by their resolved absolute path).
+func sameCommand(got, want []string) bool {
+	if len(got) != len(want) || len(got) == 0 || filepath.Base(got[0]) != filepath.Base(want[0]) {
+		return false
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
 }
