@@ -113,16 +113,21 @@ func fluzoConfig(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fluzo-config DIR [KEY=VALUE...]")
 	}
-	var b strings.Builder
+	var b, model strings.Builder
 	b.WriteString("schema_version = 1\n")
+	fmt.Fprintf(&model, "\n[models.coder]\nbase_url = %q\nmodel = \"sim\"\n", ts.Getenv("SIM_URL"))
 	for _, kv := range args[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			ts.Fatalf("fluzo-config: %q is not KEY=VALUE", kv)
 		}
+		if field, isModel := strings.CutPrefix(k, "models.coder."); isModel {
+			fmt.Fprintf(&model, "%s = %s\n", field, v)
+			continue
+		}
 		fmt.Fprintf(&b, "%s = %s\n", k, v)
 	}
-	fmt.Fprintf(&b, "\n[models.coder]\nbase_url = %q\nmodel = \"sim\"\n", ts.Getenv("SIM_URL"))
+	b.WriteString(model.String())
 	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), ".fluzo"), []byte(b.String()), 0o644))
 }
 
