@@ -137,6 +137,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 		a.charged = prior.Tokens
 	}
 	err := a.start(ctx, request)
+	a.observe("task_start", map[string]any{"request": request, "verify": verify})
 	if err == nil && prior != nil {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
 		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
@@ -144,7 +145,9 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 	if err == nil {
 		err = a.loop(ctx)
 	}
-	return a.finish(ctx, err)
+	res := a.finish(ctx, err)
+	a.observe("task_end", map[string]any{"status": res.Status, "reason": res.Reason, "turns": res.Turns, "verification": res.Verification.Verification})
+	return res
 }
 
 func orDefault(v, d int) int {

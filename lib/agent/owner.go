@@ -139,8 +139,23 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	defer stopTimer()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.OnStart = func(refs Refs) { w.active.set(refs, cancel, r.Tools) }
+	var refs Refs
+	r.OnStart = func(got Refs) {
+		refs = got
+		w.active.set(got, cancel, r.Tools)
+	}
 	defer w.active.clear()
+	obs, err := w.layaObserver(func() Refs { return refs })
+	if err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
+	}
+	if obs != nil {
+		// Shadow only: the loop hands over a snapshot and never waits.
+		r.Observe = func(point string, data any) {
+			obs.Observe(point, data, decisionQuestions[point], actionTaken(point, data))
+		}
+		defer obs.Wait()
+	}
 	return body(ctx, r)
 }
 
@@ -242,4 +257,17 @@ func (w *Owner) admitter(model string) func(context.Context, string) (Slot, erro
 		}
 		return s, nil
 	}
+}
+
+// actionTaken is what the runtime did at a decision point, recorded beside
+// the observer's answers for evaluation.
+func actionTaken(point string, data any) string {
+	if point == "task_end" {
+		if m, ok := data.(map[string]any); ok {
+			if s, ok := m["status"].(string); ok {
+				return s
+			}
+		}
+	}
+	return "continue"
 }
