@@ -26,6 +26,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.active.Add(1)
+	defer s.active.Done()
 	s.mu.Lock()
 	s.n++
 	rec := &record{V: 1, Type: "request", N: s.n, Method: r.Method, Path: r.URL.Path}
