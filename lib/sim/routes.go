@@ -72,7 +72,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) models(w http.ResponseWriter) {
-	var data []any
+	data := []any{}
 	for _, m := range s.sc.Models {
 		data = append(data, map[string]any{"id": m, "object": "model", "created": 1767225600, "owned_by": "fluzo-sim"})
 	}
