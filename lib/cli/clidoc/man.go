@@ -107,11 +107,12 @@ func flagList(b *strings.Builder, fs []flagInfo) {
 			names[i] = "\\fB" + esc(names[i]) + "\\fR"
 		}
 		head := strings.Join(names, ", ")
+		placeholder, usage := splitPlaceholder(f.usage)
 		if f.value {
-			head += " \\fIvalue\\fR"
+			head += " \\fI" + esc(placeholder) + "\\fR"
 		}
 		fmt.Fprintf(b, ".TP\n%s\n", head)
-		text := f.usage
+		text := usage
 		if f.required {
 			text += " (required)"
 		}
@@ -160,4 +161,17 @@ func esc(s string) string {
 		s = "\\&" + s
 	}
 	return s
+}
+
+// splitPlaceholder reads urfave/cli's convention: a word in backticks in a
+// flag's usage names its value ("read `FILE`" → FILE, "read FILE").
+func splitPlaceholder(usage string) (placeholder, text string) {
+	i := strings.IndexByte(usage, '`')
+	if i >= 0 {
+		if j := strings.IndexByte(usage[i+1:], '`'); j >= 0 {
+			placeholder = usage[i+1 : i+1+j]
+			return placeholder, usage[:i] + placeholder + usage[i+j+2:]
+		}
+	}
+	return "value", usage
 }
