@@ -35,7 +35,7 @@ func Man(p Page) string {
 	fmt.Fprintf(&b, ".\\\" Generated from the command definitions by scripts/gen-docs; do not edit.\n")
 	fmt.Fprintf(&b, ".TH %s 1 \"\" \"Fluzo %s\" \"Fluzo Manual\"\n", strings.ToUpper(name), p.Version)
 	b.WriteString(".SH NAME\n")
-	fmt.Fprintf(&b, "%s \\- %s\n", name, esc(c.Usage))
+	fmt.Fprintf(&b, "%s \\- %s\n", esc(name), esc(c.Usage))
 	b.WriteString(".SH SYNOPSIS\n")
 	synopsis(&b, c)
 	if c.Description != "" {
