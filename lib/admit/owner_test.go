@@ -109,3 +109,19 @@ func TestOwnerRefusesSymlinkedDrive(t *testing.T) {
 		t.Errorf("missing drive: %v", err)
 	}
 }
+
+func TestOwnerStatusWritesNothing(t *testing.T) {
+	d := drive(t)
+	for i := 0; i < 2; i++ {
+		st, err := OwnerStatus(d)
+		if err != nil || st.Held || st.State != "free" {
+			t.Fatalf("%+v %v", st, err)
+		}
+		if entries, _ := os.ReadDir(d); len(entries) != 0 {
+			t.Fatalf("status created %v", entries)
+		}
+	}
+	if st, err := OwnerStatus(filepath.Join(t.TempDir(), "never-opened")); err != nil || st.State != "free" {
+		t.Errorf("missing drive: %+v %v", st, err)
+	}
+}
