@@ -38,7 +38,8 @@
 //	redirect_blocked      any 3xx; Details: status, destination (sanitized origin only)
 //	timeout_header        no headers within Timeouts.Header
 //	timeout_first_output  no content/reasoning/tool-call delta within Timeouts.FirstOutput
-//	timeout_idle          a gap between received lines longer than Timeouts.Idle
+//	timeout_idle          after output began, no data event for Timeouts.Idle
+//	                      (keep-alive comments are not progress)
 //	timeout_total         the whole call (retries and backoff included) over Timeouts.Total
 //	                      or the caller's deadline
 //
@@ -47,6 +48,18 @@
 // the wait fits the remaining Total budget. A stream that fails after
 // partial output is discarded whole: onLive receives a DeltaRestart, and
 // the retry is a new recorded attempt. Fragments are never returned.
+//
+// Endpoint.ResolveKey, when set, resolves the credential at the dispatch of
+// every attempt (overriding APIKey). Endpoint.BeforeRetry is called before
+// each retry so that the runtime can re-enter admission control; its error
+// ends the call. Endpoint.Sleep replaces the real backoff wait in tests.
+//
+// # No redirects, no environment
+//
+// Requests go through an http.Transport's RoundTrip, not an http.Client:
+// no redirect logic runs at all (a client parses a Location before its
+// CheckRedirect hook and would quote a malformed one in its error). The
+// transport has Proxy nil and the package reads no environment variable.
 //
 // # Stream dialects accepted
 //

@@ -78,9 +78,14 @@ type Exclusion struct {
 func (e Exclusion) OK() bool { return e.Excluded && len(e.Tracked) == 0 }
 
 // CheckExclusion asks git (helpers disabled) whether .fluzodrive/ is
-// untracked and ignored in the workspace.
+// untracked and ignored in the workspace. A symlinked or non-directory
+// data root is a storage_error.
 func CheckExclusion(ctx context.Context, ws Workspace) (Exclusion, error) {
 	var ex Exclusion
+	// Git refuses paths beyond a symlink; the symlink is the real problem.
+	if _, err := checkDataRoot(ws); err != nil {
+		return ex, err
+	}
 	out, code, err := runGit(ctx, ws.Root, "ls-files", "-z", "--cached", "--", DriveName)
 	if err != nil {
 		return ex, err

@@ -90,3 +90,11 @@ func exists(path string) bool {
 }
 
 var _ = filepath.Join
+
+// gitInit runs git init for benchmarks and tests alike.
+func gitInit(tb testing.TB, dir string) {
+	tb.Helper()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		tb.Fatalf("git init: %v\n%s", err, out)
+	}
+}

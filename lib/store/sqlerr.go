@@ -59,3 +59,6 @@ func pragmaValue(conn *sqlite3.SQLiteConn, name string) (string, error) {
 		return fmt.Sprint(v), nil
 	}
 }
+
+func errMessage(err error) string { return core.AsError(err).Error() }
+func errHint(err error) string    { return core.AsError(err).Hint }

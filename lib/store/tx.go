@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -122,7 +123,13 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 	ev.Span = firstNonEmpty(ev.Span, tx.Meta.Span)
 	var data []byte
 	if len(ev.Data) > 0 {
-		data = ev.Data
+		// Stored compact, so exporters can emit it verbatim.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, ev.Data); err != nil {
+			return ev, core.Wrap(err, core.CodeInvalidRequest, "event "+ev.Type+" data is not valid JSON")
+		}
+		data = buf.Bytes()
+		ev.Data = data
 	}
 	_, err = tx.tx.ExecContext(tx.ctx, `INSERT INTO events
 		(id, session_id, seq, ts, type, task_id, attempt_id, operation_id, corr, cause, trace, span, data)
