@@ -14,3 +14,11 @@ var Fixtures embed.FS
 
 // RustFixture is the directory of the Rust fixture inside Fixtures.
 const RustFixture = "fixtures/rust-wordcount"
+
+// Scenarios holds the simulator scenarios of the demo.
+//
+//go:embed scenarios/demo-*.json
+var Scenarios embed.FS
+
+// DemoScenario is the scenario fluzo demo runs.
+const DemoScenario = "scenarios/demo-rust.json"

@@ -38,6 +38,11 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 		a.toolMessage(call, fmt.Sprintf("denied by policy (rule %s): %s. Do not retry this operation; choose another approach or finish.", d.Rule, d.Reason))
 		return nil
 	}
+	if ctx.Err() != nil {
+		// Cancellation stops new work: nothing is dispatched after it.
+		a.answerSkipped([]ToolCall{call})
+		return stopped(ctx, ctx.Err())
+	}
 	if err := a.Journal.OpIntent(ctx, a.refs, op, d); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
@@ -45,12 +50,17 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 	if err := a.Journal.OpDispatched(ctx, a.refs, op); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	out, err := a.dispatch(ctx, call)
-	if err != nil {
+	out, stop := a.dispatch(ctx, call)
+	faultPoint("after_dispatch")
+	// The honest outcome is committed even when the task was cancelled
+	// meanwhile (the command's partial output and how it ended).
+	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
 	}
-	faultPoint("after_dispatch")
-	return a.outcome(ctx, op, call, out)
+	if stop != nil {
+		return stop
+	}
+	return nil
 }
 
 // ask turns an AskUser decision into an approval round trip, or into
@@ -80,15 +90,11 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) {
 	out, err := a.Tools.Call(ctx, call.Name, call.Args)
-	if ctx.Err() != nil {
-		grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), gracefulStop)
-		defer cancel()
-		a.Tools.Cancel(grace)
-		a.answerSkipped([]ToolCall{call})
-		return out, stopped(ctx, ctx.Err())
-	}
 	if err != nil {
-		return ToolOutcome{OK: false, Error: core.AsError(err)}, nil
+		out = ToolOutcome{OK: false, Error: core.AsError(err)}
+	}
+	if ctx.Err() != nil {
+		return out, stopped(ctx, ctx.Err())
 	}
 	return out, nil
 }
@@ -135,6 +141,7 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		if out.OK {
 			a.editSeq++
 			a.loops.ObserveEdit()
+			a.touched = append(a.touched, editPath(call.Args))
 		}
 	case kindExec:
 		cmd := execCommand(call.Args)
@@ -143,6 +150,7 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		if exit != 0 {
 			failure = FailureFingerprint(cmd, output)
 		}
+		a.record(ctx, "command.result", map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
 		if l := a.loops.ObserveTest(failure); l != nil {
 			a.found = append(a.found, *l)
 			a.record(ctx, "loop.detected", l)

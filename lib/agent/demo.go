@@ -19,7 +19,7 @@ const DemoVerify = "cargo test"
 // PrepareDemoWorkspace copies the bundled Rust fixture into dir (which must
 // be empty or absent) and makes it a fresh git repository with one commit,
 // so the demo never touches the user's own repositories.
-func PrepareDemoWorkspace(ctx context.Context, dir string) error {
+func PrepareDemoWorkspace(ctx context.Context, dir string, extra map[string]string) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return core.Errorf(core.CodeUsage, "the demo directory %s is not empty", dir).
 			WithHint("pass --dir with a new or empty directory, or omit it for a temporary one")
@@ -42,6 +42,11 @@ func PrepareDemoWorkspace(ctx context.Context, dir string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
+	for name, body := range extra {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+		}
+	}
 	if err != nil {
 		return core.Wrap(err, core.CodeFailed, "cannot copy the demo fixture into "+dir).WithHint("check free space and permissions")
 	}

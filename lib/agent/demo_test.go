@@ -11,10 +11,10 @@ import (
 func TestDemoWorkspaceIsAFreshRepositoryWithTheFixture(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
 	ctx := context.Background()
-	if err := PrepareDemoWorkspace(ctx, dir); err != nil {
+	if err := PrepareDemoWorkspace(ctx, dir, map[string]string{".fluzo": "schema_version = 1\n"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"Cargo.toml", "Cargo.lock", ".gitignore", "src/lib.rs", "tests/word_count.rs"} {
+	for _, f := range []string{"Cargo.toml", ".fluzo", "Cargo.lock", ".gitignore", "src/lib.rs", "tests/word_count.rs"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
@@ -27,7 +27,7 @@ func TestDemoWorkspaceIsAFreshRepositoryWithTheFixture(t *testing.T) {
 	if !strings.Contains(string(log), "fixture") {
 		t.Fatalf("no fixture commit: %q", log)
 	}
-	if err := PrepareDemoWorkspace(ctx, dir); err == nil {
+	if err := PrepareDemoWorkspace(ctx, dir, map[string]string{".fluzo": "schema_version = 1\n"}); err == nil {
 		t.Fatal("a non-empty demo directory was reused")
 	}
 }

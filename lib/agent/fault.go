@@ -3,12 +3,7 @@ package agent
 import (
 	"os"
 	"syscall"
-	"time"
 )
-
-// gracefulStop is how long cancellation waits for owned processes to end
-// before they are reported as still stopping (PRD §17.2).
-const gracefulStop = 5 * time.Second
 
 // faultPoint kills the process with SIGKILL at a named crash boundary when
 // FLUZO_FAULT names it. It is honoured only under the explicit fault test

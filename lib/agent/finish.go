@@ -41,7 +41,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 		res.Verification = Verdict{Verification: VerifyNotRun, Reason: "task_stopped"}
 	}
 	if a.Diff != nil {
-		if d, derr := a.Diff(fctx); derr == nil {
+		if d, derr := a.Diff(fctx, a.touched); derr == nil {
 			res.Diff = d
 		}
 	}

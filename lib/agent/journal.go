@@ -20,8 +20,9 @@ type TaskStart struct {
 	Request string
 	Verify  string
 	Config  []byte // effective configuration snapshot
-	// Grants are task-scoped grants from --allow, issued with the task.
-	Grants []string
+	// Grants are task-scoped grants (from --allow), issued with the task
+	// under the ids policy evaluation reports.
+	Grants []core.Grant
 }
 
 // Journal is the durable record of a run. Every method commits one

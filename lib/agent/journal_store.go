@@ -63,8 +63,8 @@ func (j *StoreJournal) StartTask(ctx context.Context, t TaskStart) (Refs, error)
 				return err
 			}
 		}
-		for _, spec := range t.Grants {
-			g := core.Grant{TaskID: task.ID, Scope: core.GrantTask, Spec: spec, Source: "cli"}
+		for _, g := range t.Grants {
+			g.TaskID = task.ID
 			if err := add(tx.IssueGrant(&g)); err != nil {
 				return err
 			}

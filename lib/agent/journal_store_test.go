@@ -34,7 +34,7 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 	ctx := context.Background()
 	var seen []string
 	j := &StoreJournal{S: s, Emit: func(ev core.Event) { seen = append(seen, ev.Type) }}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "fix", Verify: "cargo test", Grants: []string{"exec:cargo test"}, Config: []byte("schema_version = 1\n")})
+	refs, err := j.StartTask(ctx, TaskStart{Request: "fix", Verify: "cargo test", Grants: []core.Grant{{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: "exec:cargo test", Source: "cli"}}, Config: []byte("schema_version = 1\n")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,13 @@ type Approver interface {
 // Runner runs tasks in one workspace. The caller (fluzo-agent) has
 // validated configuration and holds workspace ownership.
 type Runner struct {
-	Model    Model
-	Tools    Tools
-	Policy   Policy
-	Journal  Journal
-	Approver Approver
+	Model Model
+	// ModelName is recorded with each provider request.
+	ModelName string
+	Tools     Tools
+	Policy    Policy
+	Journal   Journal
+	Approver  Approver
 	// Emit receives live records (never durable, never an outcome).
 	Emit    func(any)
 	Root    string
@@ -46,12 +48,25 @@ type Runner struct {
 	Context ContextLimits
 	// ToolContextMaxBytes bounds one tool result in the model's context.
 	ToolContextMaxBytes int
-	// Diff summarizes task changes against the baseline taken at start.
-	Diff func(ctx context.Context) (json.RawMessage, error)
+	// Diff summarizes changes against the baseline taken at start;
+	// touched are the paths the task's own file tools wrote.
+	Diff func(ctx context.Context, touched []string) (json.RawMessage, error)
 	// Observe is called at decision points; it must not block (Laya).
 	Observe func(point string, data any)
 	// Inbox holds interventions for the running task (nil: none).
 	Inbox *Inbox
+	// OnStart is told the task's ids once they are recorded.
+	OnStart func(Refs)
+}
+
+// EvPromptReceipt records the initial context of an attempt.
+const EvPromptReceipt = "context.receipt"
+
+// receiptEvent is the durable form of a receipt: digests, sizes and
+// sources, plus the artifact holding the content.
+type receiptEvent struct {
+	PromptReceipt
+	Artifact string `json:"artifact"`
 }
 
 // stop ends an attempt with a status (a core code or "completed") and a
@@ -80,6 +95,7 @@ type run struct {
 	charged   int64
 	toolCalls int
 	editSeq   int64
+	touched   []string
 	denied    bool
 	summary   string
 	found     []Loop
@@ -91,6 +107,9 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	refs, err := r.Journal.StartTask(ctx, t)
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
+	}
+	if r.OnStart != nil {
+		r.OnStart(refs)
 	}
 	a := &run{Runner: r, refs: refs, verify: t.Verify}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
@@ -116,7 +135,14 @@ func (a *run) start(ctx context.Context, request string) error {
 	a.msgs = ic.Messages
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
-	if _, err := a.Journal.Record(ctx, a.refs, "context.receipt", rec.WithoutContent()); err != nil {
+	// The content is session content: kept as an artifact, referenced by
+	// the event, shown only on request (debug prompt --show-content).
+	full, _ := json.Marshal(rec)
+	art, err := a.Journal.PutArtifact(ctx, a.refs, full, "application/json")
+	if err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if _, err := a.Journal.Record(ctx, a.refs, EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return nil

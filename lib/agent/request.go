@@ -20,7 +20,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			return ModelResponse{}, stopWith(core.CodeBudgetExhausted, "max_tokens", nil)
 		}
 	}
-	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, "")
+	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
 	if err != nil {
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}

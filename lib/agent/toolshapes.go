@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"path"
 	"strings"
 )
 
@@ -75,4 +76,13 @@ func execResult(out ToolOutcome) (int, string) {
 		code = *r.ExitCode
 	}
 	return code, r.Stdout + r.Stderr + r.Output
+}
+
+// editPath returns the path a write or edit call names.
+func editPath(args json.RawMessage) string {
+	var a struct {
+		Path string `json:"path"`
+	}
+	json.Unmarshal(args, &a)
+	return path.Clean(strings.TrimPrefix(a.Path, "./"))
 }

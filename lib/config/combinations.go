@@ -15,6 +15,7 @@ func checkCombinations(c *Config, ds *diagnostics) {
 		checkModel(c, ds, id)
 	}
 	checkCapacityIdentities(c, ds)
+	checkLimits(c, ds)
 	for _, id := range c.ids["capacity_pools"] {
 		p := "capacity_pools." + id + "."
 		if c.Int(p+"foreground_reserved_slots") > c.Int(p+"max_in_flight") {
@@ -189,4 +190,33 @@ func (c *Config) CapacityID(model string) string {
 		return v
 	}
 	return model
+}
+
+// checkLimits relates budgets and limits to the agent model (§43.1:
+// limits are validated together against the selected model).
+func checkLimits(c *Config, ds *diagnostics) {
+	if c.Int("harness.shell_timeout_seconds") > c.Int("harness.max_active_seconds") {
+		ds.add("harness.shell_timeout_seconds", "at most harness.max_active_seconds",
+			"a command may not run longer (%d s) than the whole task (%d s)",
+			c.Int("harness.shell_timeout_seconds"), c.Int("harness.max_active_seconds"))
+	}
+	m, ok := c.Model(c.String("agent.model"))
+	if !ok || m.Provider != ProviderOpenAI {
+		return
+	}
+	available := m.ContextWindow - m.MaxOutputTokens - c.Int("context.overhead_tokens")
+	if available <= 0 {
+		ds.add("context.overhead_tokens", "less than context_window minus max_output_tokens",
+			"model %q has no input capacity left after reserved output and overhead", m.ID)
+	}
+	if c.Int("context.compaction_max_output_tokens") >= m.ContextWindow {
+		ds.add("context.compaction_max_output_tokens", "less than the agent model's context_window",
+			"a %d-token summary cannot fit model %q's %d-token context window",
+			c.Int("context.compaction_max_output_tokens"), m.ID, m.ContextWindow)
+	}
+	if m.MaxOutputTokens > c.Int("harness.max_total_tokens") {
+		ds.add("harness.max_total_tokens", "at least the agent model's max_output_tokens",
+			"the task budget (%d tokens) cannot fit one response of model %q (%d tokens)",
+			c.Int("harness.max_total_tokens"), m.ID, m.MaxOutputTokens)
+	}
 }

@@ -56,22 +56,26 @@ func (c *Config) Keys() []string {
 	return out
 }
 
-// Values returns every effective value in schema order (collection
-// entries in file order).
+// Values returns every effective value in schema order, collection
+// entries in file order at the collection's place.
 func (c *Config) Values() []Value {
 	var out []Value
+	done := map[string]bool{}
 	for _, s := range schema {
-		if strings.Contains(s.Key, "*") {
+		coll, _, _, isColl := splitCollectionKey(s.Key)
+		if !isColl || !strings.Contains(s.Key, "*") {
+			if v, ok := c.values[s.Key]; ok {
+				out = append(out, v)
+			}
 			continue
 		}
-		if v, ok := c.values[s.Key]; ok {
-			out = append(out, v)
+		if done[coll] {
+			continue
 		}
-	}
-	for _, coll := range schemaCollections {
-		for _, id := range c.ids[coll.Name] {
-			for _, f := range collectionFields(coll.Name) {
-				if v, ok := c.values[coll.Name+"."+id+"."+f.Name()]; ok {
+		done[coll] = true
+		for _, id := range c.ids[coll] {
+			for _, f := range collectionFields(coll) {
+				if v, ok := c.values[coll+"."+id+"."+f.Name()]; ok {
 					out = append(out, v)
 				}
 			}
@@ -166,3 +170,19 @@ func (c *Config) Text() []byte { return append([]byte{}, c.text...) }
 
 // Loaded returns the identity and hash of the file as it was loaded.
 func (c *Config) Loaded() Snapshot { return c.loaded }
+
+// CarryOverrides copies prev's CLI overrides onto c (a configuration just
+// saved or reloaded) and re-validates: overrides stay authoritative for
+// the invocation and saved future defaults never silently replace them.
+func (c *Config) CarryOverrides(prev *Config) error {
+	for k, v := range prev.values {
+		if v.Source != SourceCLI {
+			continue
+		}
+		if _, exists := c.values[k]; !exists {
+			return invalid([]Diagnostic{{Key: k, Problem: "a command-line override names an entry the file no longer has"}})
+		}
+		c.values[k] = v
+	}
+	return c.Validate()
+}

@@ -197,6 +197,8 @@ func TestDiagnosticsCarryFileLineKeyAndValidRange(t *testing.T) {
 		{"output >= window", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ncontext_window = 4096\nmax_output_tokens = 4096\n", "models.coder.max_output_tokens", "reserves 4096", "less than", 6},
 		{"shadow alias", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ncapacity_id = \"x\"\n[models.laya]\nprovider = \"laya_systemone\"\nendpoint = \"http://h/l\"\ncapacity_id = \"x\"\n", "models.laya.capacity_id", "shadow model", "", 9},
 		{"syntax", "schema_version = 1\n[harness\n", "", "TOML syntax error", "TOML", 3},
+		{"shell longer than task", "schema_version = 1\n[harness]\nmax_active_seconds = 60\nshell_timeout_seconds = 120\n", "harness.shell_timeout_seconds", "longer", "max_active_seconds", 4},
+		{"no input capacity", "schema_version = 1\n[context]\noverhead_tokens = 30000\n", "context.overhead_tokens", "no input capacity", "", 3},
 		{"auto expire", "schema_version = 1\n[storage]\nauto_expire = true\n", "storage.auto_expire", "not supported", "false", 3},
 	}
 	for _, c := range cases {
@@ -293,5 +295,33 @@ func TestCredentialFileMustBePrivateAndEndpointScoped(t *testing.T) {
 	os.WriteFile(path, []byte("[credentials.h]\nendpoint = \"https://other/v1\"\napi_key = \"k1\"\n"), 0o600)
 	if _, err := cfg.APIKey("coder", os.Getenv); err == nil || strings.Contains(err.Error(), "k1") {
 		t.Errorf("endpoint scope: %v", err)
+	}
+}
+
+func TestFingerprintTracksOnlySecurityRelevantValues(t *testing.T) {
+	base := Defaults()
+	fp := base.Fingerprint()
+	harmless := Defaults()
+	harmless.Override("tui.animation_fps", "15")
+	harmless.Override("harness.max_turns", "3")
+	if harmless.Fingerprint() != fp {
+		t.Error("a harmless change invalidated consent")
+	}
+	for key, value := range map[string]string{
+		"models.coder.base_url":     "http://10.0.0.1/v1",
+		"policy.grants":             `["exec:make"]`,
+		"tools.shell.inherit_env":   `["HOME"]`,
+		"telemetry.capture_content": "true",
+	} {
+		c := Defaults()
+		if err := c.Override(key, value); err != nil {
+			t.Fatal(err)
+		}
+		if c.Fingerprint() == fp {
+			t.Errorf("%s change kept the fingerprint", key)
+		}
+	}
+	if got := base.Effective()["harness.max_turns"]; got != int64(30) {
+		t.Errorf("effective %v", got)
 	}
 }

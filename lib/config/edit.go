@@ -46,6 +46,16 @@ func setInText(text, key, valueText string) (string, error) {
 	case header >= 0:
 		return strings.Join(insertAt(lines, last+1, line), "\n"), nil
 	}
+	// The table may exist only through dotted keys ("notifications.x = 1"
+	// under [tui]); a new [table] header would redefine it, so the key is
+	// added beside its siblings, dotted the same way.
+	if at, enclosing, ok := dottedSibling(locs, table); ok {
+		rel := strings.TrimPrefix(key, enclosing+".")
+		if enclosing == "" {
+			rel = key
+		}
+		return strings.Join(insertAt(lines, at, tomlKeyPath(rel)+" = "+valueText), "\n"), nil
+	}
 	if !strings.HasSuffix(text, "\n") && text != "" {
 		text += "\n"
 	}
@@ -140,4 +150,21 @@ func insertTopLevel(lines []string, locs []located, line string) string {
 		return strings.Join(insertAt(lines, at, line+"\n"), "\n")
 	}
 	return strings.Join(insertAt(lines, at, line), "\n")
+}
+
+// dottedSibling finds the last key under table written with dotted keys
+// and returns the line after it and the table header it sits in.
+func dottedSibling(locs []located, table string) (int, string, bool) {
+	at, enclosing, found := 0, "", false
+	current := ""
+	for _, l := range locs {
+		if l.Header {
+			current = l.Key
+			continue
+		}
+		if strings.HasPrefix(l.Key, table+".") && (current == "" || strings.HasPrefix(table, current+".")) {
+			at, enclosing, found = l.End+1, current, true
+		}
+	}
+	return at, enclosing, found
 }

@@ -153,7 +153,12 @@ func (l *loader) fixed(key string, v any) {
 		l.set(*s, key, v)
 		return
 	}
-	if m, ok := v.(map[string]any); ok && isTablePrefix(key) {
+	if isTablePrefix(key) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			l.ds.add(key, "a table ["+key+"]", "expected a table, found %s", tomlTypeName(v))
+			return
+		}
 		for _, k := range sortedKeys(m, key+".", l.order) {
 			l.fixed(key+"."+k, m[k])
 		}

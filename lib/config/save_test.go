@@ -59,7 +59,7 @@ func TestSaveChangesOnlyEditedKeysAndKeepsComments(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	text := string(data)
 	for _, want := range []string{"# my project settings\n", "# keep it short\nmax_turns = 40 # reviewed by ops\n",
-		"max_active_seconds = 1200\nmax_tool_calls = 9\n", "notifications.max_visible = 4\n", "[policy]\nshell = \"deny\"\n"} {
+		"max_active_seconds = 1200\nmax_tool_calls = 9\n", "notifications.max_visible = 4\nnotifications.desktop_enabled = true\n", "[policy]\nshell = \"deny\"\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("saved file lacks %q:\n%s", want, text)
 		}
@@ -215,5 +215,32 @@ func TestSetInTextInsertsIntoTheRightPlace(t *testing.T) {
 	}
 	if _, err := setInText("[models]\ncoder = { model = \"m\" }\n", "models.coder.model", `"n"`); err == nil {
 		t.Error("edit inside an inline table accepted")
+	}
+}
+
+func TestCLIOverridesStayAuthoritativeAfterSave(t *testing.T) {
+	path := writeConfig(t, commented)
+	cfg, err := Open(Options{File: path, Overrides: []string{"harness.max_turns=3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cfg.Edit()
+	d.Set("harness.max_turns", "50")
+	d.Set("harness.max_tool_calls", "20")
+	res, err := d.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Config.CarryOverrides(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if res.Config.Int("harness.max_turns") != 3 || res.Config.Source("harness.max_turns") != SourceCLI {
+		t.Errorf("override replaced by saved value: %d", res.Config.Int("harness.max_turns"))
+	}
+	if res.Config.Int("harness.max_tool_calls") != 20 {
+		t.Error("saved value lost")
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "max_turns = 50") {
+		t.Errorf("saved file:\n%s", data)
 	}
 }

@@ -99,15 +99,86 @@ func protected(p string) string {
 // or forced removal, hard resets, cleans, forced pushes, checkouts that
 // overwrite the working tree.
 func destructive(o Operation) bool {
-	if o.Kind == KindShell {
-		for _, cmd := range splitScript(o.Script) {
-			if destructiveArgv(cmd) {
-				return true
-			}
+	for _, argv := range commands(o) {
+		if destructiveArgv(argv) {
+			return true
 		}
-		return false
 	}
-	return o.Kind == KindExec && destructiveArgv(o.Argv)
+	return false
+}
+
+// commands returns the argv lists an operation runs, looking through
+// shells ("sh -c SCRIPT") and wrappers (env, sudo, nice, timeout, ...), so
+// classification cannot be dodged by wrapping a command.
+func commands(o Operation) [][]string {
+	var lists [][]string
+	switch o.Kind {
+	case KindShell:
+		lists = scriptCommands(o.Script)
+	case KindExec:
+		lists = [][]string{o.Argv}
+	}
+	var out [][]string
+	for depth := 0; depth < 4 && len(lists) > 0; depth++ {
+		var next [][]string
+		for _, argv := range lists {
+			argv = unwrap(argv)
+			if script, ok := shellScript(argv); ok {
+				next = append(next, scriptCommands(script)...)
+				continue
+			}
+			out = append(out, argv)
+		}
+		lists = next
+	}
+	return out
+}
+
+// unwrap drops leading command wrappers and their options.
+func unwrap(argv []string) []string {
+	for len(argv) > 0 {
+		switch path.Base(argv[0]) {
+		case "env":
+			argv = argv[1:]
+			for len(argv) > 0 && (strings.HasPrefix(argv[0], "-") || strings.Contains(argv[0], "=")) {
+				argv = argv[1:]
+			}
+		case "sudo", "doas", "nice", "nohup", "command", "exec", "xargs", "time", "stdbuf", "ionice":
+			argv = argv[1:]
+			for len(argv) > 0 && strings.HasPrefix(argv[0], "-") {
+				argv = argv[1:]
+			}
+		case "timeout":
+			argv = argv[1:]
+			for len(argv) > 0 && strings.HasPrefix(argv[0], "-") {
+				argv = argv[1:]
+			}
+			if len(argv) > 0 {
+				argv = argv[1:] // the duration
+			}
+		default:
+			return argv
+		}
+	}
+	return argv
+}
+
+// shellScript returns SCRIPT of "sh -c SCRIPT" (and bash, zsh, dash).
+func shellScript(argv []string) (string, bool) {
+	if len(argv) < 3 {
+		return "", false
+	}
+	switch path.Base(argv[0]) {
+	case "sh", "bash", "zsh", "dash", "ksh":
+	default:
+		return "", false
+	}
+	for i := 1; i < len(argv)-1; i++ {
+		if strings.HasPrefix(argv[i], "-") && strings.Contains(argv[i], "c") && !strings.HasPrefix(argv[i], "--") {
+			return argv[i+1], true
+		}
+	}
+	return "", false
 }
 
 func destructiveArgv(argv []string) bool {
@@ -200,9 +271,6 @@ func splitScript(script string) [][]string {
 		for _, part := range splitSeparators(w) {
 			if part == ";" || part == "&&" || part == "||" || part == "|" || part == "&" || part == "\n" {
 				flush()
-				continue
-			}
-			if part == "sudo" || part == "xargs" || part == "exec" || part == "command" {
 				continue
 			}
 			cur = append(cur, strings.Trim(part, `"'()`+"`"))

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
@@ -203,13 +204,9 @@ func (p Policy) modeFor(op Operation) (Mode, string) {
 
 // gitMutation classifies a command that commits or pushes through git.
 func gitMutation(op Operation) Kind {
-	cmds := [][]string{op.Argv}
-	if op.Kind == KindShell {
-		cmds = splitScript(op.Script)
-	}
 	found := Kind("")
-	for _, argv := range cmds {
-		if len(argv) == 0 || argv[0] != "git" {
+	for _, argv := range commands(op) {
+		if len(argv) == 0 || path.Base(argv[0]) != "git" {
 			continue
 		}
 		switch sub, _ := gitSubcommand(argv[1:]); sub {
@@ -223,10 +220,13 @@ func gitMutation(op Operation) Kind {
 }
 
 func (p Policy) matchGrant(op Operation, grants []Grant) (Grant, bool) {
-	for _, scope := range []core.GrantScope{core.GrantStanding, core.GrantTask, core.GrantOnce} {
-		for _, g := range append(append([]Grant{}, p.Standing...), grants...) {
-			if g.Scope == scope && g.Spec.Matches(op) {
-				return g, true
+	all := [2][]Grant{p.Standing, grants}
+	for _, scope := range [...]core.GrantScope{core.GrantStanding, core.GrantTask, core.GrantOnce} {
+		for _, list := range all {
+			for _, g := range list {
+				if g.Scope == scope && g.Spec.Matches(op) {
+					return g, true
+				}
 			}
 		}
 	}

@@ -53,6 +53,11 @@ func TestPrecedenceTable(t *testing.T) {
 		{"allow mode", allowShell, cargo, nil, false, Allow, ReasonPolicyAllow},
 		{"destructive denied by default", allowShell, exec("rm", "-rf", "target"), nil, true, Deny, ReasonPolicyDeny},
 		{"destructive in script", allowShell, Operation{Kind: KindShell, Script: "cargo test && git reset --hard"}, nil, true, Deny, ReasonPolicyDeny},
+		{"destructive behind sh -c", allowShell, exec("sh", "-c", "echo hi; rm -rf src"), nil, true, Deny, ReasonPolicyDeny},
+		{"destructive behind wrappers", allowShell, exec("env", "A=1", "sudo", "-n", "timeout", "5", "git", "reset", "--hard"), nil, true, Deny, ReasonPolicyDeny},
+		{"nested shells", allowShell, Operation{Kind: KindShell, Script: "bash -c 'sh -c \"git clean -fdx\"'"}, nil, true, Deny, ReasonPolicyDeny},
+		{"git push behind sh -c", func() Policy { p := allowShell; p.GitPush = ModeDeny; return p }(), exec("bash", "-lc", "git push origin main"), nil, true, Deny, ReasonPolicyDeny},
+		{"harmless sh -c", allowShell, exec("sh", "-c", "ls -la"), nil, false, Allow, ReasonPolicyAllow},
 		{"network denied", def, Operation{Kind: KindNetwork, Target: "example.com"}, nil, true, Deny, ReasonPolicyDeny},
 		{"git commit asks", def, Operation{Kind: KindGitCommit}, nil, false, Ask, ReasonPolicyAsk},
 		{"git push via exec follows git_push", func() Policy { p := allowShell; p.GitPush = ModeDeny; return p }(), exec("git", "push", "origin"), nil, true, Deny, ReasonPolicyDeny},
@@ -94,6 +99,10 @@ func TestYoloChangesOnlyAsk(t *testing.T) {
 			p := Default()
 			p.Shell, p.GitPush, p.ToolNetwork = shell, git, git
 			for _, op := range ops {
+				exact := []Grant{{ID: "g", Scope: core.GrantTask, Spec: SpecFor(op)}}
+				if granted := p.Evaluate(op, exact, true); p.Evaluate(op, nil, false).Verdict == Deny && granted.Verdict != Deny {
+					t.Errorf("%+v: a grant plus yolo overrode a deny: %+v", op, granted)
+				}
 				normal, yolo := p.Evaluate(op, nil, false), p.Evaluate(op, nil, true)
 				if normal.Verdict == Ask {
 					if yolo.Verdict != Allow || yolo.Reason != ReasonYolo {

@@ -151,6 +151,11 @@ func (a *assembler) locate(d *wireToolCall) int {
 	if d.ID != "" && cb.id != "" && d.ID != cb.id && cb.complete() {
 		return -1
 	}
+	// Without an index, a named delta after a complete call is the next
+	// call even when the server sends no ids.
+	if d.Index == nil && d.Function.Name != "" && cb.complete() {
+		return -1
+	}
 	return pos
 }
 

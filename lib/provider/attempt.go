@@ -77,8 +77,16 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, str
 	if stream {
 		hr.Header.Set("Accept", "text/event-stream")
 	}
-	if c.ep.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.ep.APIKey.Reveal())
+	key := c.ep.APIKey
+	if c.ep.ResolveKey != nil {
+		k, err := c.ep.ResolveKey()
+		if err != nil {
+			return nil, newError(ClassAuthentication, "the endpoint credential could not be resolved")
+		}
+		key = k
+	}
+	if key != "" {
+		hr.Header.Set("Authorization", "Bearer "+key.Reveal())
 	}
 	hr.Header.Set("User-Agent", userAgent)
 	return c.http.RoundTrip(hr)
@@ -110,7 +118,9 @@ func (c *Client) checkStatus(resp *http.Response) error {
 // readBody reads a successful response, streamed or not.
 func (c *Client) readBody(ctx context.Context, resp *http.Response, stream bool, asm *assembler, w *phaseWatch, onLive func(Delta)) error {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if stream && mt != "application/json" {
+	// Servers differ in labelling: trust an explicit event-stream type, and
+	// otherwise anything but JSON when a stream was asked for.
+	if mt == "text/event-stream" || (stream && mt != "application/json") {
 		return c.readStream(resp.Body, asm, w, onLive)
 	}
 	body, err := io.ReadAll(io.LimitReader(touchReader{resp.Body, w}, int64(c.ep.Limits.MaxLineBytes)+1))
@@ -141,7 +151,7 @@ func (c *Client) readBody(ctx context.Context, resp *http.Response, stream bool,
 // "data: [DONE]", or at end of body after a finish_reason; anything else is
 // a truncated stream, whose partial output is discarded by the caller.
 func (c *Client) readStream(body io.Reader, asm *assembler, w *phaseWatch, onLive func(Delta)) error {
-	sse := newSSEReader(body, c.ep.Limits.MaxLineBytes, w.touch)
+	sse := newSSEReader(body, c.ep.Limits.MaxLineBytes)
 	seen := false
 	for {
 		data, event, err := sse.next()
@@ -157,6 +167,7 @@ func (c *Client) readStream(body io.Reader, asm *assembler, w *phaseWatch, onLiv
 		if err != nil {
 			return err
 		}
+		w.touch() // a data event is progress; keep-alive comments are not
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
 			return nil
 		}

@@ -133,6 +133,11 @@ func (c *Client) Chat(ctx context.Context, req Request, onLive func(Delta)) (*Re
 			e.Message += "; no retry fits in the remaining time budget"
 			return nil, e
 		}
+		if c.ep.BeforeRetry != nil {
+			if err := c.ep.BeforeRetry(ctx, n+1); err != nil {
+				return nil, withAttempts(err, attempts)
+			}
+		}
 		if att.Output && onLive != nil {
 			onLive(Delta{Kind: DeltaRestart, Attempt: n})
 		}

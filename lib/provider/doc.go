@@ -38,7 +38,8 @@
 //	redirect_blocked      any 3xx; Details: status, destination (sanitized origin only)
 //	timeout_header        no headers within Timeouts.Header
 //	timeout_first_output  no content/reasoning/tool-call delta within Timeouts.FirstOutput
-//	timeout_idle          a gap between received lines longer than Timeouts.Idle
+//	timeout_idle          after output began, no data event for Timeouts.Idle
+//	                      (keep-alive comments are not progress)
 //	timeout_total         the whole call (retries and backoff included) over Timeouts.Total
 //	                      or the caller's deadline
 //
@@ -47,6 +48,18 @@
 // the wait fits the remaining Total budget. A stream that fails after
 // partial output is discarded whole: onLive receives a DeltaRestart, and
 // the retry is a new recorded attempt. Fragments are never returned.
+//
+// Endpoint.ResolveKey, when set, resolves the credential at the dispatch of
+// every attempt (overriding APIKey). Endpoint.BeforeRetry is called before
+// each retry so that the runtime can re-enter admission control; its error
+// ends the call. Endpoint.Sleep replaces the real backoff wait in tests.
+//
+// # No redirects, no environment
+//
+// Requests go through an http.Transport's RoundTrip, not an http.Client:
+// no redirect logic runs at all (a client parses a Location before its
+// CheckRedirect hook and would quote a malformed one in its error). The
+// transport has Proxy nil and the package reads no environment variable.
 //
 // # Stream dialects accepted
 //
@@ -67,8 +80,25 @@
 //
 // # Laya
 //
-// NewLaya and Laya.Ask post typed questions to /v1/systemone (or the
-// llama-swap route /upstream/<model>/v1/systemone when BaseURL says so)
-// and validate the answer strictly; see laya.go. Laya answers are
+//	l, err := provider.NewLaya(provider.Endpoint{BaseURL: "http://127.0.0.1:8080/upstream/laya/v1",
+//		Timeouts: provider.Timeouts{Total: 5 * time.Second}})
+//	resp, err := l.Ask(ctx, provider.LayaRequest{Model: "laya", State: snapshot,
+//		Questions: map[string]provider.Question{
+//			"kind": {Type: provider.QuestionChoice, Instructions: "What kind of task?",
+//				Criteria: map[string]string{"bugfix": "…", "feature": "…"}},
+//			"risk": {Type: provider.QuestionScore, Levels: []string{"low", "medium", "high"}},
+//			"read_only": {Type: provider.QuestionNoul, Instructions: "Does the user forbid edits?"},
+//		}})
+//
+// Ask posts to BaseURL+"/systemone" and validates the answer strictly: an
+// unknown answer type, a probability outside [0,1], a distribution not
+// summing to 1 (±0.01) or not covering exactly the offered options, a
+// choice outside the offered set, a score outside its levels, a missing
+// confidence, a missing or unasked answer — each is a protocol_error naming
+// the question (Details["question"]). Both Laya's full response (Shape
+// "full": answer_confidence, action.act_probability, routing, usage) and the
+// strict Jev shape (Shape "jev") are accepted; provider confidence, answer
+// confidence, option probabilities and act_probability stay distinct
+// fields. Laya never retries and never follows redirects. Its answers are
 // observations: nothing in them authorizes, routes or blocks anything.
 package provider

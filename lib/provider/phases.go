@@ -7,9 +7,14 @@ import (
 )
 
 // phaseWatch enforces the per-attempt phase timeouts by cancelling the
-// attempt's context with a cause that names the phase. The stream reader
-// calls touch on every received line and output on the first meaningful
-// delta; the header timer is stopped when headers arrive.
+// attempt's context with a cause that names the phase.
+//
+// Streaming: the header timer runs until headers arrive; the first-output
+// timer until the first meaningful delta. The idle timer starts at that
+// first output and is reset by every data event — keep-alive comments are
+// not progress (PRD §43.1), so a server that only sends keep-alives after
+// output began hits the idle timeout. Without streaming, the idle timer
+// starts at the headers and any body bytes reset it.
 type phaseWatch struct {
 	mu          sync.Mutex
 	cancel      context.CancelCauseFunc
@@ -39,17 +44,24 @@ func (w *phaseWatch) expire(c Class) func() {
 	return func() { w.cancel(&phaseError{class: c}) }
 }
 
-// headers marks the end of the header phase and starts the idle timer.
+// headers marks the end of the header phase. Without a first-output phase
+// (no streaming) the idle timer starts now.
 func (w *phaseWatch) headers() {
+	w.header.Stop()
+	if w.firstOutput == nil {
+		w.startIdle()
+	}
+}
+
+func (w *phaseWatch) startIdle() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.header.Stop()
-	if !w.stopped {
+	if w.idle == nil && !w.stopped {
 		w.idle = time.AfterFunc(w.idleAfter, w.expire(ClassTimeoutIdle))
 	}
 }
 
-// touch resets the idle timer: any bytes on the wire are progress there.
+// touch resets the idle timer once it runs.
 func (w *phaseWatch) touch() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -58,11 +70,13 @@ func (w *phaseWatch) touch() {
 	}
 }
 
-// output marks the first meaningful output.
+// output marks the first meaningful output: the first-output phase ends
+// and the idle phase begins.
 func (w *phaseWatch) output() {
 	if w.firstOutput != nil {
 		w.firstOutput.Stop()
 	}
+	w.startIdle()
 }
 
 // stop releases the timers and the context.

@@ -17,15 +17,12 @@ type sseReader struct {
 	line  []byte
 	data  []byte
 	event string
-	// touch is called for every line received, keep-alives included, so
-	// that the idle timer sees any progress on the wire.
-	touch func()
 }
 
 var errLineTooLong = errors.New("an event-stream line exceeds the line limit")
 
-func newSSEReader(r io.Reader, maxLine int, touch func()) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(r, 32<<10), max: maxLine, touch: touch}
+func newSSEReader(r io.Reader, maxLine int) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, 32<<10), max: maxLine}
 }
 
 // next returns the data of the next event and its "event:" name. The
@@ -42,9 +39,6 @@ func (s *sseReader) next() (data []byte, event string, err error) {
 				return s.data, s.event, nil
 			}
 			return nil, "", err
-		}
-		if s.touch != nil {
-			s.touch()
 		}
 		if len(line) == 0 {
 			if have {

@@ -32,6 +32,14 @@ type Endpoint struct {
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer …" when non-empty.
 	APIKey Secret
+	// ResolveKey, when set, is called at dispatch of every attempt and
+	// overrides APIKey, so that a credential reference is resolved as late
+	// as possible. An error fails the call as authentication.
+	ResolveKey func() (Secret, error) `json:"-"`
+	// BeforeRetry, when set, is called before each retry's backoff with the
+	// number of the coming attempt; the runtime re-enters admission control
+	// there. An error stops retrying and is returned as the call's error.
+	BeforeRetry func(ctx context.Context, next int) error `json:"-"`
 	// Headers are extra request headers (never logged).
 	Headers map[string]string
 	// Timeouts bound each phase of a request; zero fields take defaults.
@@ -57,7 +65,9 @@ type Timeouts struct {
 	// FirstOutput: from sending the request to the first meaningful output
 	// (a content, reasoning or tool-call delta; keep-alives do not count).
 	FirstOutput time.Duration
-	// Idle: the longest gap between received chunks once the body flows.
+	// Idle: once output has begun, the longest gap between data events
+	// (keep-alive comments do not count); without streaming, the longest
+	// gap between body bytes.
 	Idle time.Duration
 	// Total: the whole Chat call, retries and backoff included.
 	Total time.Duration

@@ -88,7 +88,7 @@ func (s *Server) stream(ctx context.Context, w *statusWriter, resp *Respond, chu
 			panic(http.ErrAbortHandler)
 		}
 		if resp.StallMS > 0 && i == resp.StallAfter && i > 0 {
-			if !wait(ctx, resp.StallMS) {
+			if !keepAlive(ctx, w, resp.StallMS, resp.KeepAliveMS) {
 				return
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -139,7 +140,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	dec.DisallowUnknownFields()
 	var sc Scenario
 	if err := dec.Decode(&sc); err != nil {
-		return nil, decodeError(name, data, err)
+		return nil, decodeError(name, data, err, dec.InputOffset())
 	}
 	if err := sc.validate(name); err != nil {
 		return nil, err
@@ -147,8 +148,15 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	return &sc, nil
 }
 
-func decodeError(name string, data []byte, err error) error {
-	line := 0
+// decodeError locates err in data: syntax and type errors carry their
+// offset; for others (unknown fields) the decoder's position is used.
+func decodeError(name string, data []byte, err error, pos int64) error {
+	line := lineAt(data, pos)
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if i := bytes.Index(data, []byte(f)); i >= 0 {
+			line = lineAt(data, int64(i))
+		}
+	}
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -23,9 +24,15 @@ const ArchiveDirName = "telemetry"
 const segmentTimeLayout = "20060102T150405Z"
 
 // openArchiveDir creates DriveDir/telemetry with mode 0700, refusing to
-// follow a symlink at either level.
+// follow a symlink at either level. DriveDir must already exist.
 func openArchiveDir(drive string) (string, error) {
-	for _, p := range []string{drive, filepath.Join(drive, ArchiveDirName)} {
+	// The drive itself is created (and git-excluded) by its owner before
+	// any private data is written; telemetry never creates it.
+	if fi, err := os.Lstat(drive); err != nil || fi.Mode()&os.ModeSymlink != 0 || !fi.IsDir() {
+		return "", core.Errorf(core.CodeStorageError, "workspace state directory %s is missing or not a plain directory", drive).
+			WithHint("initialise the workspace first (fluzo init), then run again")
+	}
+	for _, p := range []string{filepath.Join(drive, ArchiveDirName)} {
 		fi, err := os.Lstat(p)
 		switch {
 		case os.IsNotExist(err):
@@ -107,19 +114,48 @@ func (s *segmentWriter) close() error {
 	return err
 }
 
+// archiveBudget is the archive-wide byte bound shared by the three sinks.
+type archiveBudget struct {
+	max  int64
+	used atomic.Int64
+}
+
+// newArchiveBudget starts from the bytes already in the archive.
+func newArchiveBudget(dir string, max int64) *archiveBudget {
+	b := &archiveBudget{max: max}
+	if segs, err := ListSegments(dir); err == nil {
+		for _, s := range segs {
+			b.used.Add(s.Bytes)
+		}
+	}
+	return b
+}
+
+func (b *archiveBudget) take(n int) bool {
+	if b == nil || b.max <= 0 {
+		return true
+	}
+	if b.used.Add(int64(n)) > b.max {
+		b.used.Add(-int64(n))
+		return false
+	}
+	return true
+}
+
 // archiveSink is one signal's archive queue and writer.
 type archiveSink struct {
 	q      *queue[[]byte]
 	w      *segmentWriter
 	maxRec int
+	budget *archiveBudget
 	health *sinkHealth
 }
 
-func newArchiveSink(hs *healthSet, dir, signal string, lim ArchiveLimits) *archiveSink {
+func newArchiveSink(hs *healthSet, dir, signal string, lim ArchiveLimits, budget *archiveBudget) *archiveSink {
 	h := hs.add("archive."+signal, signal)
 	w := newSegmentWriter(dir, signal, lim.SegmentBytes)
 	return &archiveSink{
-		w: w, maxRec: lim.MaxRecordBytes, health: h,
+		w: w, maxRec: lim.MaxRecordBytes, health: h, budget: budget,
 		q: newQueue(h, lim.QueueRecords, lim.QueueBytes, 256, w.writeBatch),
 	}
 }
@@ -128,6 +164,10 @@ func newArchiveSink(hs *healthSet, dir, signal string, lim ArchiveLimits) *archi
 func (a *archiveSink) put(line []byte) {
 	if len(line) > a.maxRec {
 		a.health.drop(DropOversize, 1)
+		return
+	}
+	if !a.budget.take(len(line)) {
+		a.health.drop(DropArchiveFull, 1)
 		return
 	}
 	a.q.offer(line, len(line))

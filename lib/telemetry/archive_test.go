@@ -14,6 +14,9 @@ import (
 func startArchive(t *testing.T, o Options) (*Runtime, string) {
 	t.Helper()
 	drive := filepath.Join(t.TempDir(), ".fluzodrive")
+	if err := os.Mkdir(drive, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	o.DriveDir = drive
 	o.Component = "test"
 	rt, err := Start(context.Background(), o)
@@ -145,6 +148,25 @@ func TestResumedAttemptIsNewTraceLinkedToPrevious(t *testing.T) {
 	}
 }
 
+func TestAttemptUsesThePersistedTraceID(t *testing.T) {
+	rt, _ := startArchive(t, Options{})
+	defer rt.Shutdown(context.Background())
+	const want = "4bf92f3577b34da6a3ce929d0e0e4736"
+	ctx, att := rt.StartAttempt(context.Background(), AttemptInfo{Task: "t", TraceID: want})
+	_, child := rt.StartTurn(ctx, 1)
+	got, _ := child.IDs()
+	child.End(OutcomeOK, nil)
+	att.End("completed", nil)
+	if got != want {
+		t.Fatalf("trace = %s, want the persisted %s", got, want)
+	}
+	ctx2, att2 := rt.StartAttempt(ctx, AttemptInfo{Task: "t", TraceID: "not-hex"})
+	if tr, _ := IDs(ctx2); tr == want || tr == "" {
+		t.Fatalf("invalid requested trace ID gave %q", tr)
+	}
+	att2.End("completed", nil)
+}
+
 func TestSegmentsRotateBySizeAndNeverOverwrite(t *testing.T) {
 	rt, dir := startArchive(t, Options{Archive: ArchiveLimits{SegmentBytes: 2048}})
 	for i := 0; i < 60; i++ {
@@ -190,6 +212,17 @@ func TestIncompleteTrailingRecordIsReportedNotRead(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); !strings.HasSuffix(string(b), `"type":"sp`) {
 		t.Fatal("reader modified the segment")
+	}
+}
+
+func TestMissingDriveIsNotCreated(t *testing.T) {
+	drive := filepath.Join(t.TempDir(), ".fluzodrive")
+	_, err := Start(context.Background(), Options{DriveDir: drive})
+	if core.CodeOf(err) != core.CodeStorageError {
+		t.Fatalf("err = %v, want storage_error", err)
+	}
+	if _, err := os.Stat(drive); !os.IsNotExist(err) {
+		t.Fatal("telemetry created the workspace state directory")
 	}
 }
 

@@ -25,6 +25,8 @@
 // Every method is nil-safe: a nil *Runtime, and the nil *Span or
 // *ChatSpan it returns, do nothing, so callers never test for telemetry.
 //
+// From an effective .fluzo: telemetry.OptionsFromConfig(cfg, ws.Drive(), "fluzo-agent").
+//
 // # Accessors
 //
 //	rt.Tracer()  trace.Tracer     rt.Meter() metric.Meter
@@ -36,6 +38,7 @@
 // # Spans for one task attempt (one-liners)
 //
 //	ctx, att := rt.StartAttempt(ctx, telemetry.AttemptInfo{Session: s, Task: t, Attempt: a, Number: n,
+//		TraceID: refs.Trace,                                  // use the journal's trace ID
 //		PreviousTrace: prevTrace, PreviousSpan: prevSpan}) // resumed: new trace + link
 //	defer att.End(outcome, err)                          // outcome: completed, failed, cancelled…
 //	ev.Trace, ev.Span = telemetry.IDs(ctx)               // stamp core.Event

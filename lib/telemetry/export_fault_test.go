@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -171,4 +172,36 @@ func hexID(b []byte) string {
 		out = append(out, digits[c>>4], digits[c&15])
 	}
 	return string(out)
+}
+
+func TestArchiveTotalBoundDropsNewRecordsAndKeepsOld(t *testing.T) {
+	rt, dir := startArchive(t, Options{Archive: ArchiveLimits{MaxTotalBytes: 4096}})
+	for i := 0; i < 50; i++ {
+		_, s := rt.StartToolCall(context.Background(), "read_file", "op")
+		s.End(OutcomeOK, nil)
+	}
+	rt.Shutdown(context.Background())
+	var total int64
+	segs, _ := ListSegments(dir)
+	for _, s := range segs {
+		total += s.Bytes
+	}
+	got := sink(rt.Health(), "archive.traces")
+	if total > 4096 || got.Dropped[DropArchiveFull] == 0 || got.Delivered == 0 {
+		t.Fatalf("archive %d bytes, traces sink %+v", total, got)
+	}
+	// A later writer starts from the bytes already there.
+	rt2, err := Start(context.Background(), Options{DriveDir: filepath.Dir(dir), Archive: ArchiveLimits{MaxTotalBytes: 4096}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, s := rt2.StartToolCall(context.Background(), "read_file", "op")
+	s.End(OutcomeOK, nil)
+	rt2.Shutdown(context.Background())
+	if sink(rt2.Health(), "archive.traces").Dropped[DropArchiveFull] != 1 {
+		t.Fatalf("second writer ignored the existing archive size: %+v", sink(rt2.Health(), "archive.traces"))
+	}
+	if after, _ := ListSegments(dir); len(after) < len(segs) {
+		t.Fatal("old segments were removed")
+	}
 }

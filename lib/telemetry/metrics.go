@@ -130,7 +130,7 @@ func registerHealthMetrics(m metric.Meter, rt *Runtime) error {
 	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
 		for _, s := range rt.health.snapshot() {
 			sink := attribute.String("sink", s.Name)
-			for _, r := range []string{DropQueueFull, DropOversize, DropShutdown, DropDeliveryKO} {
+			for _, r := range []string{DropQueueFull, DropOversize, DropShutdown, DropDeliveryKO, DropArchiveFull} {
 				o.ObserveInt64(drops, s.Dropped[r], metric.WithAttributes(sink, attribute.String("reason", r)))
 			}
 			o.ObserveInt64(fails, s.Failures, metric.WithAttributes(sink))

@@ -75,6 +75,10 @@ type ArchiveLimits struct {
 	QueueBytes   int
 	// MaxRecordBytes refuses a single oversized record (default 256 KiB).
 	MaxRecordBytes int
+	// MaxTotalBytes bounds the whole archive directory (0 = no bound; the
+	// storage.diagnostic_max_bytes setting). Past it new records are
+	// dropped as "archive_full"; nothing old is deleted to make room.
+	MaxTotalBytes int64
 }
 
 const (

@@ -9,10 +9,11 @@ import (
 // Drop reasons, bounded and stable: they appear in Health and as the
 // "reason" attribute of fluzo.telemetry.dropped.
 const (
-	DropQueueFull  = "queue_full"
-	DropOversize   = "oversize"
-	DropShutdown   = "shutdown"
-	DropDeliveryKO = "delivery_failed"
+	DropQueueFull   = "queue_full"
+	DropOversize    = "oversize"
+	DropShutdown    = "shutdown"
+	DropDeliveryKO  = "delivery_failed"
+	DropArchiveFull = "archive_full"
 )
 
 // queue is one sink's bounded in-memory queue. offer never blocks: when the

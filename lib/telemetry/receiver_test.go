@@ -35,9 +35,13 @@ type receiver struct {
 
 func newReceiver(t *testing.T) *receiver {
 	r := &receiver{t: t}
-	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	r.srv = newLoopbackServer(r)
 	t.Cleanup(r.close)
 	return r
+}
+
+func newLoopbackServer(r *receiver) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(r.serve))
 }
 
 // newReceiverAt listens on a fixed loopback address (for outage recovery).

@@ -40,6 +40,7 @@ type Runtime struct {
 	metrics  *Metrics
 	health   healthSet
 	archives []*archiveSink
+	lock     *writerLock
 	export   *exportSet
 	stopOnce sync.Once
 	stopped  atomic.Bool
@@ -78,12 +79,16 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		if err != nil {
 			return nil, err
 		}
-		rt.dir = dir
+		lock, err := acquireWriter(dir, 2*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		rt.dir, rt.lock = dir, lock
 	}
 	res := rt.resource()
 
 	tpOpts := []sdktrace.TracerProviderOption{
-		sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithIDGenerator(newIDGenerator()),
 		sdktrace.WithRawSpanLimits(spanLimits()),
 	}
 	mpOpts := []sdkmetric.Option{sdkmetric.WithResource(res)}
@@ -93,9 +98,10 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 	}
 
 	if rt.dir != "" {
-		spans := newArchiveSink(&rt.health, rt.dir, "traces", o.Archive)
-		metrics := newArchiveSink(&rt.health, rt.dir, "metrics", o.Archive)
-		logs := newArchiveSink(&rt.health, rt.dir, "logs", o.Archive)
+		budget := newArchiveBudget(rt.dir, o.Archive.MaxTotalBytes)
+		spans := newArchiveSink(&rt.health, rt.dir, "traces", o.Archive, budget)
+		metrics := newArchiveSink(&rt.health, rt.dir, "metrics", o.Archive, budget)
+		logs := newArchiveSink(&rt.health, rt.dir, "logs", o.Archive, budget)
 		rt.archives = []*archiveSink{spans, metrics, logs}
 		tpOpts = append(tpOpts, sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(&spanArchiver{sink: spans})))
 		mpOpts = append(mpOpts, sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&metricArchiver{sink: metrics}, readerOpts()...)))
@@ -105,6 +111,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		x, err := newExportSet(ctx, o.Export, ep, &rt.health)
 		if err != nil {
 			rt.shutdownSinks(ctx)
+			rt.lock.release()
 			return nil, err
 		}
 		rt.export = x
@@ -122,6 +129,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 	m, err := newMetrics(rt.meter, rt)
 	if err != nil {
 		rt.shutdownSinks(ctx)
+		rt.lock.release()
 		return nil, err
 	}
 	rt.metrics = m
@@ -241,6 +249,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		if rt.dir != "" {
 			err = errors.Join(err, writeHealthSnapshot(rt.dir, rt.Health()))
 		}
+		rt.lock.release()
 	})
 	return err
 }

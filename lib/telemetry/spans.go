@@ -132,6 +132,9 @@ type AttemptInfo struct {
 	PreviousTrace, PreviousSpan string
 	// Retry marks an automatic retry of the task (a distinguishable attempt).
 	Retry bool
+	// TraceID, when it is a valid 32-hex-digit ID (e.g. the one the journal
+	// stored for the attempt), becomes the new trace's ID.
+	TraceID string
 }
 
 // StartAttempt starts the root span of a task attempt: always a new trace,
@@ -151,6 +154,10 @@ func (rt *Runtime) StartAttempt(ctx context.Context, a AttemptInfo) (context.Con
 		opts = append(opts, trace.WithLinks(l))
 		attrs = append(attrs, attribute.String("fluzo.resumed_from.trace", a.PreviousTrace))
 	}
+	// Always set (zero when absent or invalid) so a request inherited from
+	// an earlier attempt's context is never reused.
+	tid, _ := trace.TraceIDFromHex(a.TraceID)
+	ctx = context.WithValue(ctx, wantTraceKey{}, tid)
 	ctx, s := rt.start(ctx, SpanAttempt, trace.SpanKindInternal, attrs, opts...)
 	if s != nil {
 		start := s.start

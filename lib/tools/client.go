@@ -69,7 +69,7 @@ func StartServer(ctx context.Context, root, binary string, extra ...string) (*Cl
 	if err := cmd.Start(); err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot start "+binary).WithHint("install fluzo-tool or pass its path")
 	}
-	c := newClient(stdin, stdout)
+	c := pipeClient(stdin, stdout)
 	c.finish = cmd.Wait
 	return c, nil
 }
@@ -90,12 +90,12 @@ func NewLocal(ctx context.Context, opts Options) (*Client, error) {
 		repW.Close()
 		served <- err
 	}()
-	c := newClient(reqW, repR)
+	c := pipeClient(reqW, repR)
 	c.finish = func() error { return <-served }
 	return c, nil
 }
 
-func newClient(w io.WriteCloser, r io.Reader) *Client {
+func pipeClient(w io.WriteCloser, r io.Reader) *Client {
 	c := &Client{enc: json.NewEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16)}
 	go c.read(r)
 	return c
@@ -256,4 +256,10 @@ func (c *Client) Close() error {
 		return c.finish()
 	}
 	return nil
+}
+
+// KillPID asks the server to kill the process group owning pid; the server
+// refuses (not_owned) any pid outside the groups it started.
+func (c *Client) KillPID(ctx context.Context, pid int) error {
+	return c.control(ctx, Control{Control: "kill", PID: pid})
 }

@@ -7,10 +7,23 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/proc"
 )
 
+// track registers a running process. One that starts while the server is
+// shutting down (its request arrived before EOF) is stopped at once, with
+// the same SIGTERM, grace, SIGKILL sequence as the others.
 func (s *Server) track(id string, p *proc.Process) {
 	s.mu.Lock()
 	s.running[id] = p
+	stopping := s.stopping
 	s.mu.Unlock()
+	if stopping {
+		p.Terminate()
+		go func() {
+			time.Sleep(s.opts.Grace)
+			if s.process(id) == p && len(p.Members()) > 0 {
+				p.Kill()
+			}
+		}()
+	}
 }
 
 func (s *Server) untrack(id string) {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -122,4 +123,17 @@ func Schemas() []Schema {
 		out = append(out, Schema{Type: "function", Function: Function{Name: t.name, Description: strings.TrimSpace(string(desc)), Parameters: params}})
 	}
 	return out
+}
+
+// SchemasJSON renders Schemas as an indented JSON array (what
+// "fluzo-tool schema" prints), without HTML escaping.
+func SchemasJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(Schemas()); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

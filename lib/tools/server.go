@@ -46,9 +46,11 @@ type Server struct {
 	running map[string]*proc.Process
 	active  map[string]bool
 	closing bool
-	wg      sync.WaitGroup
-	outMu   sync.Mutex
-	out     *json.Encoder
+	// stopping: shutdown has begun terminating owned groups.
+	stopping bool
+	wg       sync.WaitGroup
+	outMu    sync.Mutex
+	out      *json.Encoder
 }
 
 // NewServer opens the root; it fails closed (confinement_unavailable)
@@ -210,11 +212,23 @@ func (s *Server) Handle(ctx context.Context, req Request) Reply {
 	return okReply(req.ID, result)
 }
 
-// shutdown stops every owned process group: SIGTERM, the grace period,
-// then SIGKILL, and waits for the requests to write their results.
+// shutdown ends the session: requests already in flight get one grace
+// period to finish on their own (so "echo REQUEST | fluzo-tool serve"
+// answers), then every owned process group gets SIGTERM, another grace
+// period, and SIGKILL; every request still writes its result.
 func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
+	s.mu.Unlock()
+	finished := make(chan struct{})
+	go func() { s.wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return
+	case <-time.After(s.opts.Grace):
+	}
+	s.mu.Lock()
+	s.stopping = true
 	procs := make([]*proc.Process, 0, len(s.running))
 	for _, p := range s.running {
 		procs = append(procs, p)
@@ -223,18 +237,16 @@ func (s *Server) shutdown() {
 	for _, p := range procs {
 		p.Terminate()
 	}
-	if len(procs) > 0 {
-		deadline := time.Now().Add(s.opts.Grace)
-		for time.Now().Before(deadline) && anyAlive(procs) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		for _, p := range procs {
-			if len(p.Members()) > 0 {
-				p.Kill()
-			}
+	deadline := time.Now().Add(s.opts.Grace)
+	for time.Now().Before(deadline) && anyAlive(procs) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, p := range procs {
+		if len(p.Members()) > 0 {
+			p.Kill()
 		}
 	}
-	s.wg.Wait()
+	<-finished
 }
 
 func anyAlive(procs []*proc.Process) bool {

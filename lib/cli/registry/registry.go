@@ -4,9 +4,11 @@
 package registry
 
 import (
+	"github.com/josecorral/fluzo/lib/cli/admit"
 	agentcli "github.com/josecorral/fluzo/lib/cli/agent"
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
+	"github.com/josecorral/fluzo/lib/cli/observe"
 	clisim "github.com/josecorral/fluzo/lib/cli/sim"
 	storecli "github.com/josecorral/fluzo/lib/cli/store"
 	"github.com/josecorral/fluzo/lib/cli/tool"
@@ -33,7 +35,9 @@ func All() []Binary {
 		{Name: "fluzo-agent", Command: agentcli.Command, Main: agentcli.Main, Sections: agentcli.ManSections},
 		{Name: "fluzo-tool", Command: tool.Command, Main: tool.Main, Sections: tool.ManSections},
 		{Name: "fluzo-store", Command: storecli.Command, Main: storecli.Main, Sections: storecli.ManSections},
+		{Name: "fluzo-admit", Command: admit.Command, Main: admit.Main, Sections: admit.ManSections},
 		{Name: "fluzo-sim", Command: clisim.Command, Main: clisim.Main, Sections: clisim.ManSections},
+		{Name: "fluzo-observe", Command: observe.Command, Main: observe.Main, Sections: observe.ManSections},
 	}
 }
 

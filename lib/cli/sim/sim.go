@@ -137,11 +137,21 @@ func checkCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			writeLine(c.Root().Writer, map[string]any{"v": 1, "type": "scenario", "name": sc.Name,
-				"version": sc.Version, "steps": len(sc.Steps), "models": sc.Models})
+			writeLine(c.Root().Writer, scenarioRecord{V: 1, Type: "scenario", Name: sc.Name,
+				Version: sc.Version, Steps: len(sc.Steps), Models: sc.Models})
 			return nil
 		},
 	}
+}
+
+// scenarioRecord is what check prints for a valid scenario.
+type scenarioRecord struct {
+	V       int      `json:"v"`
+	Type    string   `json:"type"`
+	Name    string   `json:"name"`
+	Version int      `json:"version"`
+	Steps   int      `json:"steps"`
+	Models  []string `json:"models"`
 }
 
 // listening is the first stdout line of serve.

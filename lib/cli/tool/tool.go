@@ -7,7 +7,6 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -75,11 +74,12 @@ func serveCommand() *cli.Command {
 		Usage: "answer JSONL tool requests on stdin until EOF",
 		Description: `Reads one request per line and writes one reply per request: a result record
 with "ok":true and the tool's "result", or an error record with "ok":false and
-an "error" carrying code, message and hint (see PROTOCOL below). Requests run concurrently; replies may arrive out of order and carry "re".
-Control records {"v":1,"id":"c1","control":"cancel","target":"r1"} and
-"control":"kill" stop a running process request. On EOF the server stops the
-process groups it owns (SIGTERM, grace, SIGKILL), answers what is in flight,
-and exits 0.`,
+an "error" carrying code, message and hint (see PROTOCOL below). Requests run
+concurrently; replies may arrive out of order and carry "re". Control records
+{"v":1,"id":"c1","control":"cancel","target":"r1"} and "control":"kill" stop a
+running process request. On EOF, requests in flight get one grace period to
+finish; then the server stops the process groups it owns (SIGTERM, grace,
+SIGKILL), writes every outstanding result, and exits 0.`,
 		Flags: serverFlags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			opts, err := options(c)
@@ -138,12 +138,12 @@ func schemaCommand() *cli.Command {
 		Description: `Prints a JSON array with one {"type":"function","function":{name, description,
 parameters}} object per tool, ready to send as the "tools" of a chat request.`,
 		Action: func(ctx context.Context, c *cli.Command) error {
-			out, err := json.MarshalIndent(tools.Schemas(), "", "  ")
+			out, err := tools.SchemasJSON()
 			if err != nil {
 				return core.Wrap(err, core.CodeInternal, "cannot encode the schemas")
 			}
-			fmt.Fprintln(c.Root().Writer, string(out))
-			return nil
+			_, err = c.Root().Writer.Write(out)
+			return err
 		},
 	}
 }

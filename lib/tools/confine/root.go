@@ -102,6 +102,10 @@ func procPath(fd int) (string, error) {
 	return p, nil
 }
 
+// sysOpenat2 is the system call; tests replace it to prove that a kernel
+// without openat2 makes every tool fail closed.
+var sysOpenat2 = unix.Openat2
+
 // openat2 resolves rel beneath dirfd; magic links are always refused.
 // EAGAIN (a concurrent rename seen during ".." resolution) and EINTR are
 // retried a bounded number of times; nothing is ever retried without the
@@ -111,7 +115,7 @@ func (r *Root) openat2(dirfd int, rel string, flags uint64, extra uint64) (int, 
 	var err error
 	for i := 0; i < 64; i++ {
 		var fd int
-		fd, err = unix.Openat2(dirfd, rel, &how)
+		fd, err = sysOpenat2(dirfd, rel, &how)
 		if err == nil {
 			return fd, nil
 		}

@@ -4,6 +4,14 @@ function __fluzo_agent_path
   for w in (commandline -opc)[2..-1]
     string match -q -- '-*' $w; and continue
     switch "$p/$w"
+      case '@/run'
+        set p '@/run'
+      case '@/demo'
+        set p '@/demo'
+      case '@/debug'
+        set p '@/debug'
+      case '@/debug/prompt'
+        set p '@/debug/prompt'
       case '@/status'
         set p '@/status'
       case '@/cancel'
@@ -15,9 +23,28 @@ function __fluzo_agent_path
   echo "$p"
 end
 complete -c fluzo-agent -f
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'demo' -d 'fix the bundled Rust fixture end to end against the built-in simulator'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'kill' -d 'force-stop a task: kill its verified owned process groups (needs --yes)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l task -r -d 'the request, in plain words'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l workspace -s C -r -d 'workspace `DIR` (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l config -r -d 'use configuration `FILE` instead of <workspace>/.fluzo'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l set -r -d 'override a setting, `KEY=VALUE` (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l verify -r -d 'verification `COMMAND` (default: harness.verify_command)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant `SPEC`, e.g. \'exec:cargo test\' (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l max-turns -r -d 'turn budget `N` (default: harness.max_turns)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l json -d 'print every event and live update as JSON lines'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l dir -r -d 'create the demo repository in `DIR` (new or empty; default: a temporary directory)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l workspace -s C -r -d 'workspace `DIR` (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l show-content -d 'include each section\'s text'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l json -d 'print the receipt as one JSON record'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/status\'' -l workspace -s C -r -d 'workspace `DIR` (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/cancel\'' -l workspace -s C -r -d 'workspace `DIR` (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l workspace -s C -r -d 'workspace `DIR` (default: the current directory\'s git working tree)'
