@@ -49,3 +49,9 @@ func TestCompletionScriptsKnowNestedCommands(t *testing.T) {
 		t.Errorf("fish script misses entries:\n%s", fish)
 	}
 }
+
+func TestNonASCIIBecomesRoffGlyphs(t *testing.T) {
+	if got := esc("see §27 — a → b…"); got != `see \[sc]27 \[em] a \[->] b...` {
+		t.Fatalf("esc = %q", got)
+	}
+}

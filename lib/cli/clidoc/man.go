@@ -157,6 +157,7 @@ func para(b *strings.Builder, text string) {
 func esc(s string) string {
 	s = strings.ReplaceAll(s, "\\", "\\e")
 	s = strings.ReplaceAll(s, "-", "\\-")
+	s = roffGlyphs.Replace(s)
 	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
 		s = "\\&" + s
 	}
@@ -175,3 +176,7 @@ func splitPlaceholder(usage string) (placeholder, text string) {
 	}
 	return "value", usage
 }
+
+// roffGlyphs names the non-ASCII characters our help text uses, so groff
+// renders them in any locale instead of warning.
+var roffGlyphs = strings.NewReplacer("…", "...", "§", "\\[sc]", "—", "\\[em]", "–", "\\[en]", "→", "\\[->]", "←", "\\[<-]", "≥", "\\[>=]", "≤", "\\[<=]", "×", "\\[mu]", "‘", "'", "’", "'", "“", "\\[lq]", "”", "\\[rq]")
