@@ -142,7 +142,8 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	var refs Refs
 	r.OnStart = func(got Refs) {
 		refs = got
-		w.active.set(got, cancel, r.Tools)
+		gate, _ := r.Policy.(*PolicyGate)
+		w.active.set(got, cancel, r.Tools, gate)
 	}
 	defer w.active.clear()
 	obs, err := w.layaObserver(func() Refs { return refs })
