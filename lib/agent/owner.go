@@ -134,9 +134,6 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
 	defer cleanup()
-	budget := w.Config.Seconds("harness.max_active_seconds")
-	ctx, stopTimer := context.WithTimeoutCause(ctx, budget, ErrTimeBudget)
-	defer stopTimer()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var refs Refs
@@ -206,7 +203,8 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Emit:    w.send,
 		Root:    w.Root,
 		Budgets: Budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
-			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens)},
+			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
+			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
 		Context: ContextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
