@@ -124,8 +124,12 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	if after > plan.Trigger {
 		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, nil)
 	}
-	// The artifact is durable before the context pointer moves.
-	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "completed", "artifact": art, "from": plan.From, "to": plan.To, "before_tokens_estimate": plan.Estimated, "after_tokens_estimate": after, "trigger": plan.Trigger})
+	// The artifact is durable and the compaction recorded before the
+	// context pointer moves.
+	sum, _ := json.Marshal(summary)
+	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art}); err != nil {
+		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
+	}
 	a.msgs = next
 	return nil
 }
