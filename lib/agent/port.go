@@ -71,6 +71,13 @@ func (p *Port) handlers() map[string]ControlHandler {
 		"force_stop":         p.Owner.ctlForceStop,
 		"status":             p.Owner.ctlStatus,
 		"tasks":              p.tasks,
+		"task":               p.task,
+		"events":             p.events,
+		"subscribe":          p.subscribe,
+		"settings":           p.settings,
+		"capacity":           p.capacity,
+		"revoke_grant":       p.revokeGrant,
+		"resume":             p.resume,
 	}
 }
 
@@ -91,6 +98,15 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 	if a.Request == "" {
 		return nil, core.Errorf(core.CodeInvalidRequest, "start_task needs a request").WithHint(`send "request":"what to do"`)
 	}
+	return p.launch(func(opts TaskOptions) Result {
+		opts.Request, opts.Verify, opts.Allow = a.Request, a.Verify, a.Allow
+		return p.Owner.Run(context.WithoutCancel(ctx), opts)
+	})
+}
+
+// launch runs one task in the background; its events and result follow
+// on the port. One task at a time: the owner is the workspace's writer.
+func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running {
@@ -98,11 +114,11 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 			WithHint("wait for its result, or cancel it")
 	}
 	p.running, p.inbox = true, &Inbox{}
-	opts := TaskOptions{Request: a.Request, Verify: a.Verify, Allow: a.Allow, Yolo: p.yolo, Approver: p, Inbox: p.inbox}
+	opts := TaskOptions{Yolo: p.yolo, Approver: p, Inbox: p.inbox}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		res := p.Owner.Run(context.WithoutCancel(ctx), opts)
+		res := run(opts)
 		p.mu.Lock()
 		p.running, p.pending = false, nil
 		p.mu.Unlock()
@@ -258,23 +274,15 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	return map[string]any{"yolo": a.On, "scope": "session"}, nil
 }
 
-// tasks lists the workspace's tasks, newest session last.
+// tasks lists the workspace's tasks, oldest session first.
 func (p *Port) tasks(ctx context.Context, raw []byte) (any, error) {
 	var a struct{ core.Command }
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
-	sessions, err := p.Owner.Store.ListSessions(ctx)
+	out, err := p.allTasks(ctx)
 	if err != nil {
 		return nil, err
-	}
-	var out []core.Task
-	for _, s := range sessions {
-		ts, err := p.Owner.Store.ListTasks(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ts...)
 	}
 	return map[string]any{"tasks": out}, nil
 }

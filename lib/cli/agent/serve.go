@@ -23,8 +23,11 @@ events, live updates and results as JSON lines on stdout. Commands:
   {"v":1,"id":"6","cmd":"set_yolo","on":true}
   {"v":1,"id":"7","cmd":"cancel","task":"tsk_..."}
   {"v":1,"id":"8","cmd":"force_stop","task":"tsk_...","yes":true}
-  {"v":1,"id":"9","cmd":"status"}
-  {"v":1,"id":"10","cmd":"tasks"}
+  {"v":1,"id":"9","cmd":"resume","task":"tsk_...","allow":["exec:cargo test"]}
+  {"v":1,"id":"10","cmd":"revoke_grant","grant":"grt_..."}
+  {"v":1,"id":"11","cmd":"subscribe"}     (snapshot of tasks and the running task, with the event cursor)
+  {"v":1,"id":"12","cmd":"events","task":"tsk_...","after":0,"limit":100}
+  {"v":1,"id":"13","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
 
 An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions
