@@ -41,6 +41,8 @@ type Runtime struct {
 	health   healthSet
 	archives []*archiveSink
 	lock     *writerLock
+	stopSnap chan struct{}
+	snapDone chan struct{}
 	export   *exportSet
 	stopOnce sync.Once
 	stopped  atomic.Bool
@@ -133,7 +135,29 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.metrics = m
+	if rt.dir != "" {
+		rt.stopSnap, rt.snapDone = make(chan struct{}), make(chan struct{})
+		go rt.snapshotLoop(o.MetricInterval)
+	}
 	return rt, nil
+}
+
+// snapshotLoop refreshes health.json while the process runs, so that
+// fluzo-observe health sees a live writer's drops without waiting for it
+// to exit. Write failures are ignored here: the snapshot is advisory and
+// the in-memory counters remain authoritative.
+func (rt *Runtime) snapshotLoop(every time.Duration) {
+	defer close(rt.snapDone)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-rt.stopSnap:
+			return
+		case <-t.C:
+			writeHealthSnapshot(rt.dir, rt.Health())
+		}
+	}
 }
 
 // spanLimits are explicit so OTEL_SPAN_* variables change nothing.
@@ -241,6 +265,10 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.stopOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, rt.opts.ShutdownTimeout)
 		defer cancel()
+		if rt.stopSnap != nil {
+			close(rt.stopSnap)
+			<-rt.snapDone
+		}
 		// Providers first: they push their last spans, metrics and logs
 		// into the queues; then the queues drain within the same deadline.
 		err = errors.Join(rt.tp.Shutdown(ctx), rt.mp.Shutdown(ctx), rt.lp.Shutdown(ctx))
