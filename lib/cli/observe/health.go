@@ -41,10 +41,10 @@ func healthCommand() *cli.Command {
 		Usage: "report the local telemetry archive, sink queues, drops and exporter state",
 		Description: `health reads .fluzodrive/telemetry: segment files and record counts per
 signal (traces, metrics, logs), incomplete trailing records left by a crash,
-and the health snapshot the last telemetry writer left at shutdown (per-sink
-queues, high-water marks, dropped records by reason, export failures and
-the last error category). It says whether a process is writing now; a live
-process's in-memory counters are only in its own snapshot once it exits.`,
+and the health snapshot telemetry writers refresh every metric interval
+and at shutdown (per-sink queues, high-water marks, dropped records by
+reason, export failures and the last error category). It says whether a
+process is writing now; its newest counters appear at its next refresh.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON record instead of text"}},
 		Action: func(_ context.Context, c *cli.Command) error {
 			ws, err := workspace(c)
@@ -107,7 +107,7 @@ func buildHealth(drive string) (*healthReport, error) {
 		rep.Notes = append(rep.Notes, "health snapshot unreadable")
 	}
 	if rep.WriterActive {
-		rep.Notes = append(rep.Notes, "a process is writing telemetry now; its counters appear here when it exits")
+		rep.Notes = append(rep.Notes, "a process is writing telemetry now; the snapshot is as of its last refresh")
 	}
 	return rep, nil
 }
@@ -128,7 +128,7 @@ func printHealth(w io.Writer, r *healthReport) {
 			fmt.Fprintf(w, "  %-16s %-9s %7d %7d %10d %9d %s\n", s.Name, s.State, s.Queued, s.HighWater, s.Delivered, s.DroppedTotal(), dropDetail(s))
 		}
 	} else if r.Exists {
-		fmt.Fprintln(w, "last snapshot: none (no writer has shut down cleanly yet)")
+		fmt.Fprintln(w, "last snapshot: none (no writer has refreshed one yet)")
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
