@@ -23,6 +23,7 @@ type healthReport struct {
 	WriterActive bool              `json:"writer_active"`
 	Signals      []signalStats     `json:"signals"`
 	Snapshot     *telemetry.Health `json:"snapshot"`
+	Export       exportConfig      `json:"export"`
 	Notes        []string          `json:"notes,omitempty"`
 }
 
@@ -55,6 +56,7 @@ process is writing now; its newest counters appear at its next refresh.`,
 			if err != nil {
 				return err
 			}
+			rep.Export = readExportConfig(ws)
 			if c.Bool("json") {
 				return writeJSON(c.Root().Writer, rep)
 			}
@@ -118,6 +120,7 @@ func printHealth(w io.Writer, r *healthReport) {
 		fmt.Fprintln(w, "state: no archive")
 	}
 	fmt.Fprintf(w, "writer active: %v\n", r.WriterActive)
+	fmt.Fprintf(w, "export: %s\n", r.Export.describe())
 	for _, s := range r.Signals {
 		fmt.Fprintf(w, "%-8s %d segment(s), %s, %d record(s), %d incomplete, %d malformed\n", s.Signal, s.Segments, humanBytes(s.Bytes), s.Records, s.Incomplete, s.Malformed)
 	}
