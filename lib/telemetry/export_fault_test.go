@@ -205,3 +205,28 @@ func TestArchiveTotalBoundDropsNewRecordsAndKeepsOld(t *testing.T) {
 		t.Fatal("old segments were removed")
 	}
 }
+
+func TestStalledCollectorCannotStarveTheLocalArchive(t *testing.T) {
+	rcv := newReceiver(t)
+	rcv.hold = make(chan struct{})
+	rt, dir := startArchive(t, Options{
+		Export:          Export{Enabled: true, Endpoint: rcv.url(), Timeout: 30 * time.Second, MaxRetryElapsed: -1},
+		ShutdownTimeout: 300 * time.Millisecond,
+	})
+	runTurn(rt)
+	rt.Shutdown(context.Background())
+	for _, name := range []string{"archive.traces", "archive.logs", "archive.metrics"} {
+		if s := sink(rt.Health(), name); s.DroppedTotal() != 0 || s.Delivered == 0 {
+			t.Errorf("%s starved by the stalled collector: %+v", name, s)
+		}
+	}
+	recs, _ := readAll(t, dir)
+	kinds := map[string]int{}
+	for _, r := range recs {
+		kinds[r.Type]++
+	}
+	if kinds[RecordSpan] == 0 || kinds[RecordLog] == 0 || kinds[RecordMetric] == 0 {
+		segs, _ := ListSegments(dir)
+		t.Fatalf("archive holds %v; segments %+v; health %+v", kinds, segs, sink(rt.Health(), "archive.metrics"))
+	}
+}

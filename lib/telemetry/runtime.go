@@ -269,9 +269,12 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 			close(rt.stopSnap)
 			<-rt.snapDone
 		}
-		// Providers first: they push their last spans, metrics and logs
+		// Providers first: they push their last spans, logs and metrics
 		// into the queues; then the queues drain within the same deadline.
-		err = errors.Join(rt.tp.Shutdown(ctx), rt.mp.Shutdown(ctx), rt.lp.Shutdown(ctx))
+		// Archive processors and readers are registered before export
+		// ones and metrics go last, so a dead collector that eats the
+		// deadline cannot starve the local archive.
+		err = errors.Join(rt.tp.Shutdown(ctx), rt.lp.Shutdown(ctx), rt.mp.Shutdown(ctx))
 		err = errors.Join(err, rt.shutdownSinks(ctx))
 		rt.stopped.Store(true)
 		if rt.dir != "" {
