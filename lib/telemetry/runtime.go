@@ -135,6 +135,7 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.metrics = m
+	rt.reportTransitions()
 	if rt.dir != "" {
 		rt.stopSnap, rt.snapDone = make(chan struct{}), make(chan struct{})
 		go rt.snapshotLoop(o.MetricInterval)
@@ -158,6 +159,21 @@ func (rt *Runtime) snapshotLoop(every time.Duration) {
 			writeHealthSnapshot(rt.dir, rt.Health())
 		}
 	}
+}
+
+// reportTransitions logs each sink's change between failing and
+// delivering, with the drops so far, so that an outage and the gap it left
+// are in the local archive (and, once it recovers, at the collector). It
+// is one record per change, never one per dropped record.
+func (rt *Runtime) reportTransitions() {
+	f := func(s SinkHealth, recovered bool) {
+		if recovered {
+			rt.logger.Info("telemetry delivery recovered", "sink", s.Name, "dropped_total", s.DroppedTotal(), "failures", s.Failures)
+			return
+		}
+		rt.logger.Warn("telemetry delivery failing", "sink", s.Name, "error", s.LastError, "dropped_total", s.DroppedTotal())
+	}
+	rt.health.notify.Store(&f)
 }
 
 // spanLimits are explicit so OTEL_SPAN_* variables change nothing.
