@@ -34,6 +34,7 @@ complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'purge' -d
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -l workspace -s C -r -d 'workspace DIR (default: the nearest directory upwards holding .fluzodrive or .fluzo)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/replay\'' -l json -d 'print one replay.step JSON record per line'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -l json -d 'print one observe.diag JSON record'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -l spans -d 'also list the task\'s archived spans as trees, with timing and outcome'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval\'' -a 'export' -d 'print a versioned, sanitized dataset of Laya observations as JSONL'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval\'' -a 'label' -d 'record a human label for a Laya observation'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval/export\'' -l labeled -d 'only records with a human label'
