@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -45,6 +46,7 @@ type Span struct {
 	start time.Time
 	onEnd func(ctx context.Context, outcome string, err error, d time.Duration)
 	ctx   context.Context
+	ended atomic.Bool
 }
 
 func (rt *Runtime) start(ctx context.Context, name string, kind trace.SpanKind, attrs []attribute.KeyValue, extra ...trace.SpanStartOption) (context.Context, *Span) {
@@ -92,9 +94,14 @@ func (s *Span) Elapsed() time.Duration {
 // its typed code (error.type); its text is recorded only when content
 // capture is on, since messages may carry paths or secrets.
 func (s *Span) End(outcome string, err error) {
-	if s == nil {
+	// Ending twice would count metrics twice: only the first End counts.
+	if s == nil || !s.ended.CompareAndSwap(false, true) {
 		return
 	}
+	s.finish(outcome, err)
+}
+
+func (s *Span) finish(outcome string, err error) {
 	if outcome == "" {
 		outcome = OutcomeOK
 		if err != nil {
