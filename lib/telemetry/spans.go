@@ -27,7 +27,9 @@ const (
 )
 
 // Outcomes passed to Span.End. Denied and cancelled are expected results,
-// not internal failures: they leave the span status unset.
+// not internal failures: they leave the span status unset. Task statuses
+// may be passed as they are: "completed" is ok; failed, timeout,
+// provider_error, storage_error and unknown_outcome are errors.
 const (
 	OutcomeOK        = "ok"
 	OutcomeFailed    = "failed"
@@ -115,13 +117,13 @@ func (s *Span) finish(outcome string, err error) {
 		s.span.SetAttributes(attribute.String("error.type", errType))
 	}
 	switch outcome {
-	case OutcomeFailed, OutcomeTimeout:
+	case OutcomeFailed, OutcomeTimeout, string(core.CodeProviderError), string(core.CodeStorageError), string(core.CodeUnknownOutcome):
 		desc := errType
 		if err != nil && s.rt.CaptureContent() {
 			desc = err.Error()
 		}
 		s.span.SetStatus(codes.Error, desc)
-	case OutcomeOK:
+	case OutcomeOK, "completed":
 		s.span.SetStatus(codes.Ok, "")
 	}
 	if s.onEnd != nil {
