@@ -95,21 +95,63 @@ func ackEnv(ts *testscript.TestScript, neg bool, args []string) {
 func init() { register("wait-process", waitProcess) }
 
 // wait-process CMDLINE waits (up to a minute) until a process whose
-// command line is exactly CMDLINE exists, reading /proc.
+// command line is exactly CMDLINE and whose working directory is inside
+// this script's $WORK exists, reading /proc (scripts run in parallel).
 func waitProcess(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: wait-process CMDLINE")
 	}
-	want := strings.ReplaceAll(args[0], " ", "\x00") + "\x00"
+	want := strings.Fields(args[0])
+	work, _ := filepath.EvalSymlinks(ts.Getenv("WORK"))
 	for i := 0; i < 6000; i++ {
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
 			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err == nil && string(b) == want {
+			if err != nil || !sameCommand(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00"), want) {
+				continue
+			}
+			cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+			if err == nil && strings.HasPrefix(cwd, work) {
 				return
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	ts.Fatalf("no process %q appeared within a minute", args[0])
+}
+
+func init() { register("event-env", eventEnv) }
+
+// event-env NAME TYPE FIELD sets $NAME to FIELD of the first JSON record
+// of type TYPE in the previous command's stdout (a run killed before its
+// result still printed its events).
+func eventEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: event-env NAME TYPE FIELD")
+	}
+	for _, line := range strings.Split(ts.ReadFile("stdout"), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["type"] != args[1] {
+			continue
+		}
+		if v, ok := rec[args[2]].(string); ok {
+			ts.Setenv(args[0], v)
+			return
+		}
+	}
+	ts.Fatalf("event-env: no %s record with a %q field in stdout", args[1], args[2])
+}
+
+// sameCommand compares argv lists, the program by base name (fluzo-tool
+// runs executables by their resolved absolute path).
+func sameCommand(got, want []string) bool {
+	if len(got) != len(want) || len(got) == 0 || filepath.Base(got[0]) != filepath.Base(want[0]) {
+		return false
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -108,21 +108,36 @@ func agentScriptEnv(ts *testscript.TestScript) []string {
 
 // fluzo-config DIR [KEY=VALUE...] writes DIR/.fluzo pointing the agent's
 // model at $SIM_URL (model "sim"), with extra settings as TOML dotted keys
-// (VALUE is written as given: quote strings).
+// (VALUE is written as given: quote strings); models.ID.* and
+// capacity_pools.ID.* keys go to their [models.ID] / [capacity_pools.ID]
+// tables.
 func fluzoConfig(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fluzo-config DIR [KEY=VALUE...]")
 	}
 	var b strings.Builder
 	b.WriteString("schema_version = 1\n")
+	tables := map[string][]string{"models.coder": {fmt.Sprintf("base_url = %q", ts.Getenv("SIM_URL")), `model = "sim"`}}
+	order := []string{"models.coder"}
 	for _, kv := range args[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			ts.Fatalf("fluzo-config: %q is not KEY=VALUE", kv)
 		}
+		parts := strings.SplitN(k, ".", 3)
+		if len(parts) == 3 && (parts[0] == "models" || parts[0] == "capacity_pools") {
+			table := parts[0] + "." + parts[1]
+			if _, seen := tables[table]; !seen {
+				order = append(order, table)
+			}
+			tables[table] = append(tables[table], parts[2]+" = "+v)
+			continue
+		}
 		fmt.Fprintf(&b, "%s = %s\n", k, v)
 	}
-	fmt.Fprintf(&b, "\n[models.coder]\nbase_url = %q\nmodel = \"sim\"\n", ts.Getenv("SIM_URL"))
+	for _, t := range order {
+		fmt.Fprintf(&b, "\n[%s]\n%s\n", t, strings.Join(tables[t], "\n"))
+	}
 	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), ".fluzo"), []byte(b.String()), 0o644))
 }
 

@@ -11,7 +11,7 @@ import (
 // Compaction defaults (PRD §16.1 requires finite documented defaults).
 const (
 	DefaultCompactionThreshold = 0.8
-	DefaultKeepRecent          = 6
+	DefaultKeepRecent          = 2
 	DefaultReservedOutput      = 4096
 	DefaultProtocolOverhead    = 512
 	maxSummaryBytes            = 16 << 10

@@ -57,6 +57,8 @@ type Runner struct {
 	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
+	// Admit reserves model/pool capacity for one request (nil: none).
+	Admit func(ctx context.Context, purpose string) (Slot, error)
 }
 
 // EvPromptReceipt records the initial context of an attempt.
@@ -108,16 +110,44 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
+	return r.attempt(ctx, refs, t.Request, t.Verify, nil)
+}
+
+// Resume runs a new attempt of an interrupted task, carrying the budget
+// consumption of earlier attempts forward.
+func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grants []core.Grant, verify string) Result {
+	refs, prior, err := j.ResumeTask(ctx, task, grants)
+	if err != nil {
+		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Task: task, Error: core.AsError(err)}
+	}
+	if verify == "" {
+		verify = prior.Verify
+	}
+	return r.attempt(ctx, refs, prior.Request, verify, &prior)
+}
+
+func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string, prior *Prior) Result {
 	if r.OnStart != nil {
 		r.OnStart(refs)
 	}
-	a := &run{Runner: r, refs: refs, verify: t.Verify}
+	a := &run{Runner: r, refs: refs, verify: verify}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
-	err = a.start(ctx, t.Request)
+	if prior != nil {
+		a.steps.Resume(prior.Turns)
+		a.charged = prior.Tokens
+	}
+	err := a.start(ctx, request)
+	a.observe("task_start", map[string]any{"request": request, "verify": verify})
+	if err == nil && prior != nil {
+		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
+		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+	}
 	if err == nil {
 		err = a.loop(ctx)
 	}
-	return a.finish(ctx, err)
+	res := a.finish(ctx, err)
+	a.observe("task_end", map[string]any{"status": res.Status, "reason": res.Reason, "turns": res.Turns, "verification": res.Verification.Verification})
+	return res
 }
 
 func orDefault(v, d int) int {

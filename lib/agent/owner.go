@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
@@ -31,8 +32,10 @@ type Owner struct {
 	Recovery store.RecoveryReport
 	emit     func(any)
 	active   activeTask
-	mu       sync.Mutex
-	closers  []func() error
+	// admission is this process's model/pool admission.
+	admission *admit.Admission
+	mu        sync.Mutex
+	closers   []func() error
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -51,12 +54,22 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	if err := store.EnsureDrive(ctx, ws); err != nil {
+		return nil, err
+	}
+	// One writing owner per workspace across processes (flock); a second
+	// one gets workspace_busy and touches nothing.
+	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: SocketPath(ws.Root)})
 	if err != nil {
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit}
-	w.closers = append(w.closers, st.Close)
+	st, err := store.Open(ctx, ws)
+	if err != nil {
+		own.Release()
+		return nil, err
+	}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg)}
+	w.closers = append(w.closers, own.Release, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -96,7 +109,27 @@ type TaskOptions struct {
 // unreachable tool backend, model configuration) are returned as a
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
-	r, cleanup, err := w.runner(ctx, &t)
+	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: w.Config.Text(), Grants: t.grants})
+	})
+}
+
+// Resume runs a new attempt of an interrupted or blocked task. Grants
+// and YOLO of earlier attempts are not restored: only t.Allow and t.Yolo
+// apply. Budget consumption carries forward.
+func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
+	if !w.Store.IdentityMatches() {
+		err := core.Errorf(core.CodeInterrupted, "the workspace at %s is not the one task %s ran in (its device or inode changed)", w.Root, task).
+			WithHint("resume from the original workspace")
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+	}
+	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, t.Verify)
+	})
+}
+
+func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.Context, *Runner) Result) Result {
+	r, cleanup, err := w.runner(ctx, t)
 	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
@@ -106,10 +139,24 @@ func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	defer stopTimer()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.OnStart = func(refs Refs) { w.active.set(refs, cancel, r.Tools) }
+	var refs Refs
+	r.OnStart = func(got Refs) {
+		refs = got
+		w.active.set(got, cancel, r.Tools)
+	}
 	defer w.active.clear()
-	cfgText := w.Config.Text()
-	return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: cfgText, Grants: t.grants})
+	obs, err := w.layaObserver(func() Refs { return refs })
+	if err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
+	}
+	if obs != nil {
+		// Shadow only: the loop hands over a snapshot and never waits.
+		r.Observe = func(point string, data any) {
+			obs.Observe(point, data, decisionQuestions[point], actionTaken(point, data))
+		}
+		defer obs.Wait()
+	}
+	return body(ctx, r)
 }
 
 // runner wires one task's runner to the real packages.
@@ -163,6 +210,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
+		Admit:               w.admitter(w.Config.String("agent.model")),
 	}
 	cleanup := func() {
 		tc.Close()
@@ -198,4 +246,28 @@ func (w *Owner) send(v any) {
 	if w.emit != nil {
 		w.emit(v)
 	}
+}
+
+// admitter reserves foreground capacity of model for each request.
+func (w *Owner) admitter(model string) func(context.Context, string) (Slot, error) {
+	return func(ctx context.Context, purpose string) (Slot, error) {
+		s, err := w.admission.Admit(ctx, admit.Request{Model: model, Class: admit.Foreground, Purpose: purpose})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
+// actionTaken is what the runtime did at a decision point, recorded beside
+// the observer's answers for evaluation.
+func actionTaken(point string, data any) string {
+	if point == "task_end" {
+		if m, ok := data.(map[string]any); ok {
+			if s, ok := m["status"].(string); ok {
+				return s
+			}
+		}
+	}
+	return "continue"
 }

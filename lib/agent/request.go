@@ -20,10 +20,19 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			return ModelResponse{}, stopWith(core.CodeBudgetExhausted, "max_tokens", nil)
 		}
 	}
+	slot, err := a.admit(ctx, purpose)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ModelResponse{}, stopped(ctx, err)
+		}
+		return ModelResponse{}, stopWith(core.CodeOf(err), "admission", err)
+	}
 	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
 	if err != nil {
+		slot.CancelBeforeDispatch()
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
+	slot.Dispatched()
 	resp, err := a.Model.Complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
@@ -31,6 +40,9 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		state := "uncertain" // the server may have processed it
 		if fe := core.AsError(err); fe.Details["status"] != nil && ctx.Err() == nil {
 			state = "completed" // it answered, with an error
+			slot.Complete()
+		} else {
+			slot.Uncertain() // stays occupied until reconciled
 		}
 		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
 		if ctx.Err() != nil {
@@ -38,6 +50,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		}
 		return ModelResponse{}, stopWith(providerCode(err), "provider_error", err)
 	}
+	slot.Complete()
 	a.charged += a.tokens.add(resp)
 	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage); err != nil {
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
@@ -120,4 +133,19 @@ func reasonOf(err error, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// noSlot is the slot of a runner without admission.
+type noSlot struct{}
+
+func (noSlot) Dispatched() error           { return nil }
+func (noSlot) Complete() error             { return nil }
+func (noSlot) Uncertain() error            { return nil }
+func (noSlot) CancelBeforeDispatch() error { return nil }
+
+func (a *run) admit(ctx context.Context, purpose string) (Slot, error) {
+	if a.Admit == nil {
+		return noSlot{}, nil
+	}
+	return a.Admit(ctx, purpose)
 }

@@ -95,3 +95,12 @@ type Decision struct {
 type Policy interface {
 	Evaluate(ctx context.Context, tool string, args json.RawMessage) (Decision, error)
 }
+
+// Slot is an admitted request's hold on model and pool capacity
+// (admit.Slot): reserved → dispatched → completed or uncertain.
+type Slot interface {
+	Dispatched() error
+	Complete() error
+	Uncertain() error
+	CancelBeforeDispatch() error
+}

@@ -41,14 +41,11 @@ func runAction(ctx context.Context, c *cli.Command) error {
 		return runner.Usage(c, "--max-turns must be a positive number")
 	}
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit})
+	owner, err := openOwner(ctx, c, p)
 	if err != nil {
 		return err
 	}
 	defer owner.Close()
-	if err := owner.ServeControl(); err != nil {
-		return err
-	}
 	res := owner.Run(ctx, lagent.TaskOptions{
 		Request: c.String("task"), Verify: c.String("verify"), Allow: c.StringSlice("allow"),
 		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")),

@@ -6,6 +6,8 @@ function __fluzo_agent_path
     switch "$p/$w"
       case '@/run'
         set p '@/run'
+      case '@/resume'
+        set p '@/resume'
       case '@/demo'
         set p '@/demo'
       case '@/debug'
@@ -24,6 +26,7 @@ function __fluzo_agent_path
 end
 complete -c fluzo-agent -f
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'demo' -d 'fix the bundled Rust fixture end to end against the built-in simulator'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'status' -d 'show what the owner running in this workspace is doing'
@@ -38,6 +41,13 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l allow -r -
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l json -d 'print every event and live update as JSON lines'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l workspace -s C -r -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l config -r -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l set -r -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l verify -r -d 'verification COMMAND (default: the task\'s)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l yolo -d 'approve what would ask, for this attempt only'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l dir -r -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
