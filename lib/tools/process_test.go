@@ -251,3 +251,18 @@ func TestClosingStdinStopsOwnedGroups(t *testing.T) {
 		t.Logf("pending after close: %v", err)
 	}
 }
+
+func TestWorkingDirectoryIsConfined(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"sub/x": "", ".git/config": ""})
+	os.Symlink("..", filepath.Join(root, "up"))
+	c := newClient(t, root)
+	r := callOK[ProcessResult](t, c, "exec", map[string]any{"argv": []string{"pwd", "-P"}, "cwd": "sub"})
+	real, _ := filepath.EvalSymlinks(filepath.Join(root, "sub"))
+	if strings.TrimSpace(r.Stdout) != real || r.Cwd != "sub" {
+		t.Fatalf("pwd = %q (cwd %q), want %q", r.Stdout, r.Cwd, real)
+	}
+	callErr(t, c, "exec", map[string]any{"argv": []string{"pwd"}, "cwd": "../"}, "outside_root")
+	callErr(t, c, "exec", map[string]any{"argv": []string{"pwd"}, "cwd": "up"}, "outside_root")
+	callErr(t, c, "shell", map[string]any{"script": "pwd", "cwd": ".git"}, "protected_path")
+}

@@ -45,6 +45,8 @@ type Server struct {
 	mu      sync.Mutex
 	running map[string]*proc.Process
 	active  map[string]bool
+	// early holds cancel/kill received before the request's process ran.
+	early   map[string]earlyControl
 	closing bool
 	// stopping: shutdown has begun terminating owned groups.
 	stopping bool
@@ -69,7 +71,7 @@ func NewServer(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}}, nil
+	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
 // Close releases the root handle.
@@ -183,6 +185,7 @@ func (s *Server) dispatch(ctx context.Context, line []byte) {
 		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args})
 		s.mu.Lock()
 		delete(s.active, in.ID)
+		delete(s.early, in.ID)
 		s.mu.Unlock()
 		s.write(reply)
 	}()
