@@ -4,8 +4,13 @@
 package registry
 
 import (
+	"github.com/josecorral/fluzo/lib/cli/admit"
+	agentcli "github.com/josecorral/fluzo/lib/cli/agent"
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/front"
+	"github.com/josecorral/fluzo/lib/cli/observe"
+	clisim "github.com/josecorral/fluzo/lib/cli/sim"
+	storecli "github.com/josecorral/fluzo/lib/cli/store"
 	"github.com/josecorral/fluzo/lib/cli/tool"
 	"github.com/urfave/cli/v3"
 )
@@ -27,7 +32,12 @@ type Binary struct {
 func All() []Binary {
 	return []Binary{
 		{Name: "fluzo", Command: front.Command, Main: front.Main, Sections: front.ManSections},
+		{Name: "fluzo-agent", Command: agentcli.Command, Main: agentcli.Main, Sections: agentcli.ManSections},
 		{Name: "fluzo-tool", Command: tool.Command, Main: tool.Main, Sections: tool.ManSections},
+		{Name: "fluzo-store", Command: storecli.Command, Main: storecli.Main, Sections: storecli.ManSections},
+		{Name: "fluzo-admit", Command: admit.Command, Main: admit.Main, Sections: admit.ManSections},
+		{Name: "fluzo-sim", Command: clisim.Command, Main: clisim.Main, Sections: clisim.ManSections},
+		{Name: "fluzo-observe", Command: observe.Command, Main: observe.Main, Sections: observe.ManSections},
 	}
 }
 

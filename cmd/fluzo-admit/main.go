@@ -1,0 +1,9 @@
+package main
+
+import (
+	"os"
+
+	"github.com/josecorral/fluzo/lib/cli/admit"
+)
+
+func main() { os.Exit(admit.Main()) }

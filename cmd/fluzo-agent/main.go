@@ -1,0 +1,9 @@
+package main
+
+import (
+	"os"
+
+	"github.com/josecorral/fluzo/lib/cli/agent"
+)
+
+func main() { os.Exit(agent.Main()) }

@@ -1,0 +1,160 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// call runs one complete tool call through the operation lifecycle:
+// requested → policy → (approval) → durable intent → dispatch → outcome.
+func (a *run) call(ctx context.Context, call ToolCall) error {
+	a.toolCalls++
+	if a.toolCalls > orDefault(a.Budgets.MaxToolCalls, DefaultMaxToolCalls) {
+		a.record(ctx, core.EvBudget, map[string]any{"budget": "tool_calls", "limit": orDefault(a.Budgets.MaxToolCalls, DefaultMaxToolCalls)})
+		a.answerSkipped([]ToolCall{call})
+		return stopWith(core.CodeBudgetExhausted, "max_tool_calls", nil)
+	}
+	op, err := a.Journal.OpRequested(ctx, a.refs, call)
+	if err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	d, err := a.Policy.Evaluate(ctx, call.Name, call.Args)
+	if err != nil {
+		d = Decision{Verdict: VerdictDeny, Rule: "policy_error", Reason: core.AsError(err).Message}
+	}
+	if d.Verdict == VerdictAsk {
+		if d, err = a.ask(ctx, op, call, d); err != nil {
+			return err
+		}
+	}
+	if err := a.Journal.OpDecided(ctx, a.refs, op, d); err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if d.Verdict != VerdictAllow {
+		a.denied = true
+		a.toolMessage(call, fmt.Sprintf("denied by policy (rule %s): %s. Do not retry this operation; choose another approach or finish.", d.Rule, d.Reason))
+		return nil
+	}
+	if ctx.Err() != nil {
+		// Cancellation stops new work: nothing is dispatched after it.
+		a.answerSkipped([]ToolCall{call})
+		return stopped(ctx, ctx.Err())
+	}
+	if err := a.Journal.OpIntent(ctx, a.refs, op, d); err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	faultPoint("after_intent_commit")
+	if err := a.Journal.OpDispatched(ctx, a.refs, op); err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	out, stop := a.dispatch(ctx, call)
+	faultPoint("after_dispatch")
+	// The honest outcome is committed even when the task was cancelled
+	// meanwhile (the command's partial output and how it ended).
+	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
+		return err
+	}
+	if stop != nil {
+		return stop
+	}
+	return nil
+}
+
+// ask turns an AskUser decision into an approval round trip, or into
+// permission_required when nobody can answer (headless).
+func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (Decision, error) {
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	a.record(ctx, core.EvPermissionRequested, p)
+	if a.Approver == nil {
+		a.pending = &p
+		a.Journal.OpDecided(ctx, a.refs, op, d)
+		a.answerSkipped([]ToolCall{call})
+		return d, stopWith(core.CodePermissionRequired, "permission_required", nil)
+	}
+	got, err := a.Approver.Approve(ctx, a.refs, p)
+	if err != nil {
+		a.answerSkipped([]ToolCall{call})
+		if ctx.Err() != nil {
+			return d, stopped(ctx, err)
+		}
+		return d, stopWith(core.CodeOf(err), "approval_failed", err)
+	}
+	a.record(ctx, core.EvPermissionResolved, map[string]any{"operation": op, "verdict": got.Verdict, "grant": got.GrantID})
+	return got, nil
+}
+
+// dispatch sends the call to the execution backend. Cancellation asks the
+// backend to end owned processes gracefully; partial edits stay.
+func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) {
+	out, err := a.Tools.Call(ctx, call.Name, call.Args)
+	if err != nil {
+		out = ToolOutcome{OK: false, Error: core.AsError(err)}
+	}
+	if ctx.Err() != nil {
+		return out, stopped(ctx, ctx.Err())
+	}
+	return out, nil
+}
+
+// outcome commits the result, bounds what enters the context, and feeds
+// loop detection.
+func (a *run) outcome(ctx context.Context, op string, call ToolCall, out ToolOutcome) error {
+	body, _ := json.Marshal(out)
+	art := ""
+	limit := orDefault(a.ToolContextMaxBytes, DefaultToolContextMaxBytes)
+	if len(body) > limit {
+		var err error
+		if art, err = a.Journal.PutArtifact(ctx, a.refs, body, "application/json"); err != nil {
+			return stopWith(core.CodeStorageError, "journal_unavailable", err)
+		}
+	}
+	if err := a.Journal.OpResult(ctx, a.refs, op, out, art); err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	a.toolMessage(call, boundText(string(body), limit, art))
+	a.watch(ctx, call, out)
+	return nil
+}
+
+// boundText keeps at most limit bytes with an explicit marker naming the
+// artifact holding the full text.
+func boundText(s string, limit int, artifact string) string {
+	if len(s) <= limit {
+		return s
+	}
+	head := s[:limit]
+	return fmt.Sprintf("%s\n[truncated: %d of %d bytes shown; full output in artifact %s]", head, limit, len(s), artifact)
+}
+
+func (a *run) toolMessage(call ToolCall, content string) {
+	a.msgs = append(a.msgs, Message{Role: RoleTool, ToolCallID: call.ID, Content: content})
+}
+
+// watch feeds edits and test runs to the loop detector; a detected loop is
+// recorded and offered to the observer as a decision point.
+func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
+	switch toolKind(call.Name) {
+	case kindEdit:
+		if out.OK {
+			a.editSeq++
+			a.loops.ObserveEdit()
+			a.touched = append(a.touched, editPath(call.Args))
+		}
+	case kindExec:
+		cmd := execCommand(call.Args)
+		exit, output := execResult(out)
+		failure := ""
+		if exit != 0 {
+			failure = FailureFingerprint(cmd, output)
+		}
+		a.record(ctx, "command.result", map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+		if l := a.loops.ObserveTest(failure); l != nil {
+			a.found = append(a.found, *l)
+			a.record(ctx, "loop.detected", l)
+			a.observe("loop_detected", l)
+		}
+	}
+}

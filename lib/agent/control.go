@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"golang.org/x/sys/unix"
+)
+
+// ControlHandler answers one control command. raw is the whole request
+// line; the handler decodes its own arguments strictly.
+type ControlHandler func(ctx context.Context, raw []byte) (any, error)
+
+// ControlServer is the private control socket of a running owner: other
+// terminals reach it with fluzo-agent status, cancel and kill. Only
+// connections from the same user are served.
+type ControlServer struct {
+	path     string
+	ln       *net.UnixListener
+	handlers map[string]ControlHandler
+	wg       sync.WaitGroup
+}
+
+// SocketPath is the control socket of the owner of workspace root, under
+// ${XDG_RUNTIME_DIR}/fluzo (short, private) or the system temp directory.
+func SocketPath(root string) string {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "fluzo-"+itoa(os.Getuid()))
+	} else {
+		base = filepath.Join(base, "fluzo")
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "agent-"+hex.EncodeToString(sum[:6])+".sock")
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// ListenControl opens the socket for root. A stale socket file left by a
+// dead owner is replaced: the caller already holds workspace ownership.
+func ListenControl(root string, handlers map[string]ControlHandler) (*ControlServer, error) {
+	path := SocketPath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot create the control socket directory").WithHint("check XDG_RUNTIME_DIR")
+	}
+	os.Remove(path)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot listen on the control socket "+path).WithHint("check XDG_RUNTIME_DIR")
+	}
+	os.Chmod(path, 0o600)
+	s := &ControlServer{path: path, ln: ln, handlers: handlers}
+	s.wg.Add(1)
+	go s.serve()
+	return s, nil
+}
+
+// Close stops serving and removes the socket.
+func (s *ControlServer) Close() error {
+	err := s.ln.Close()
+	s.wg.Wait()
+	os.Remove(s.path)
+	return err
+}
+
+func (s *ControlServer) serve() {
+	defer s.wg.Done()
+	for {
+		conn, err := s.ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer conn.Close()
+			s.handle(conn)
+		}()
+	}
+}
+
+func (s *ControlServer) handle(conn *net.UnixConn) {
+	enc := json.NewEncoder(conn)
+	if err := checkPeer(conn); err != nil {
+		enc.Encode(core.NewErrorRecord("", err))
+		return
+	}
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		enc.Encode(Dispatch(context.Background(), s.handlers, sc.Bytes()))
+	}
+}
+
+// checkPeer refuses connections from another user (SO_PEERCRED).
+func checkPeer(conn *net.UnixConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return core.Wrap(err, core.CodePermissionDenied, "cannot check the peer of the control connection")
+	}
+	var cred *unix.Ucred
+	var cerr error
+	raw.Control(func(fd uintptr) { cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED) })
+	if cerr != nil || cred == nil || int(cred.Uid) != os.Getuid() {
+		return core.Errorf(core.CodePermissionDenied, "the control socket serves only its owner's user").
+			WithHint("run the command as the user who started fluzo-agent")
+	}
+	return nil
+}
+
+// Dispatch decodes one command line and runs its handler: one handler per
+// command, looked up in a map. The answer is an ack or a typed error.
+func Dispatch(ctx context.Context, handlers map[string]ControlHandler, line []byte) any {
+	var c struct {
+		V   int    `json:"v"`
+		ID  string `json:"id"`
+		Cmd string `json:"cmd"`
+	}
+	if err := json.Unmarshal(line, &c); err != nil {
+		return core.NewErrorRecord("", core.Errorf(core.CodeInvalidRequest, "the command is not a JSON object").WithHint("send one JSON object per line"))
+	}
+	if c.V != core.WireVersion {
+		return core.NewErrorRecord(c.ID, core.Errorf(core.CodeInvalidRequest, "unsupported command version %d", c.V).WithHint("send \"v\":1"))
+	}
+	h, ok := handlers[c.Cmd]
+	if !ok {
+		return core.NewErrorRecord(c.ID, core.Errorf(core.CodeInvalidRequest, "unknown command %q", c.Cmd).WithHint("see fluzo-agent(1) for the commands"))
+	}
+	data, err := h(ctx, line)
+	if err != nil {
+		return core.NewErrorRecord(c.ID, err)
+	}
+	return core.NewAck(c.ID, data)
+}
+
+// DialControl sends one command to the owner of root and returns the raw
+// answer line.
+func DialControl(ctx context.Context, root string, cmd map[string]any) (json.RawMessage, error) {
+	path := SocketPath(root)
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeNotFound, "no fluzo-agent is running for "+root).
+			WithHint("start one with 'fluzo-agent run' or 'fluzo-agent serve' in that workspace")
+	}
+	defer conn.Close()
+	cmd["v"] = core.WireVersion
+	if _, ok := cmd["id"]; !ok {
+		cmd["id"] = "c1"
+	}
+	if err := json.NewEncoder(conn).Encode(cmd); err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot send the control command")
+	}
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	if !sc.Scan() {
+		return nil, core.Errorf(core.CodeFailed, "the owner closed the control connection without answering").WithHint("check that fluzo-agent is still running")
+	}
+	return append(json.RawMessage{}, sc.Bytes()...), nil
+}

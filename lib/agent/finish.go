@@ -1,0 +1,110 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// maxEvidenceBytes bounds the verification output kept as evidence.
+const maxEvidenceBytes = 4 << 10
+
+// finish applies the verification contract when the loop ended normally,
+// records the outcome and builds the result.
+func (a *run) finish(ctx context.Context, err error) Result {
+	res := Result{V: core.WireVersion, Type: "result", Session: a.refs.Session, Task: a.refs.Task, Attempt: a.refs.Attempt, Trace: a.refs.Trace}
+	status, reason := core.Code("completed"), ""
+	var s *stop
+	switch {
+	case errors.As(err, &s):
+		status, reason = s.status, s.reason
+		if s.err != nil {
+			res.Error = core.AsError(s.err)
+		}
+	case err != nil:
+		status, reason, res.Error = core.CodeOf(err), "error", core.AsError(err)
+	}
+	// Finishing work (verification, diff, records) must happen even when
+	// the run was cancelled.
+	fctx := context.WithoutCancel(ctx)
+	if err == nil {
+		res.Verification = a.verifyNow(fctx)
+		if !res.Verification.Completed {
+			status, reason = core.CodeFailed, res.Verification.Reason
+			if a.denied {
+				status, reason = core.CodePermissionDenied, "denied_required_work"
+			}
+		}
+	} else {
+		res.Verification = Verdict{Verification: VerifyNotRun, Reason: "task_stopped"}
+	}
+	if a.Diff != nil {
+		if d, derr := a.Diff(fctx, a.touched); derr == nil {
+			res.Diff = d
+		}
+	}
+	res.Status, res.Reason = string(status), reason
+	res.Turns, res.ToolCalls, res.Summary, res.Loops, res.Usage, res.Pending = a.steps.Turns(), a.toolCalls, a.summary, a.found, a.tokens, a.pending
+	task, attempt := outcomeStates(status)
+	if jerr := a.Journal.Finish(fctx, a.refs, task, attempt, reason); jerr != nil && res.Error == nil {
+		res.Status, res.Error = string(core.CodeStorageError), core.AsError(jerr)
+	}
+	return res
+}
+
+func outcomeStates(status core.Code) (core.TaskState, core.AttemptState) {
+	switch status {
+	case "completed":
+		return core.TaskCompleted, core.AttemptCompleted
+	case core.CodeCancelled:
+		return core.TaskCancelled, core.AttemptCancelled
+	case core.CodePermissionRequired, "blocked":
+		return core.TaskBlocked, core.AttemptFailed
+	}
+	return core.TaskFailed, core.AttemptFailed
+}
+
+// verifyNow reruns the verification command itself, at the current
+// workspace state, and decides the contract. It is recorded as an
+// operation like any other command.
+func (a *run) verifyNow(ctx context.Context) Verdict {
+	if a.verify == "" {
+		v := DecideVerification("", nil, a.editSeq, "")
+		a.record(ctx, core.EvVerification, v)
+		return v
+	}
+	name, args := VerificationCall(a.verify)
+	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
+	op, err := a.Journal.OpRequested(ctx, a.refs, call)
+	if err != nil {
+		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
+	}
+	d := Decision{Verdict: VerdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
+	a.Journal.OpDecided(ctx, a.refs, op, d)
+	a.Journal.OpIntent(ctx, a.refs, op, d)
+	a.Journal.OpDispatched(ctx, a.refs, op)
+	out, _ := a.Tools.Call(ctx, call.Name, call.Args)
+	a.Journal.OpResult(ctx, a.refs, op, out, "")
+	exit, output := execResult(out)
+	state, serr := WorkspaceFingerprint(ctx, a.Root)
+	if serr != nil {
+		state = "unknown"
+	}
+	runRec := &VerificationRun{Command: a.verify, ExitCode: exit, State: state, EditSeq: a.editSeq, Output: tail(output, maxEvidenceBytes)}
+	v := DecideVerification(a.verify, runRec, a.editSeq, state)
+	a.record(ctx, core.EvVerification, v)
+	return v
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := s[len(s)-n:]
+	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < 200 {
+		cut = cut[i+1:]
+	}
+	return "[…]\n" + cut
+}

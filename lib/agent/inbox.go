@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"sync"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Intervention is a user message queued for a running task. It is
+// delivered at the next safe boundary (before a model request) in queue
+// order, and can be edited or withdrawn until then.
+type Intervention struct {
+	ID       string `json:"id"`
+	Text     string `json:"text"`
+	Consumed bool   `json:"consumed"`
+}
+
+// Inbox is the ordered intervention queue of one task.
+type Inbox struct {
+	mu    sync.Mutex
+	items []Intervention
+}
+
+// Queue appends a new intervention and returns it.
+func (b *Inbox) Queue(text string) Intervention {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	in := Intervention{ID: core.NewID(core.KindMessage), Text: text}
+	b.items = append(b.items, in)
+	return in
+}
+
+// Edit replaces the text of a pending intervention; a consumed one cannot
+// change any more.
+func (b *Inbox) Edit(id, text string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := range b.items {
+		if b.items[i].ID == id {
+			if b.items[i].Consumed {
+				return core.Errorf(core.CodeInvalidRequest, "intervention %s was already delivered to the agent", id).
+					WithHint("queue a new intervention instead")
+			}
+			b.items[i].Text = text
+			return nil
+		}
+	}
+	return core.Errorf(core.CodeNotFound, "no intervention %s", id).WithHint("list the task's interventions")
+}
+
+// Take marks every pending intervention consumed and returns them in
+// queue order.
+func (b *Inbox) Take() []Intervention {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Intervention
+	for i := range b.items {
+		if !b.items[i].Consumed {
+			b.items[i].Consumed = true
+			out = append(out, b.items[i])
+		}
+	}
+	return out
+}
+
+// List returns a copy of the queue.
+func (b *Inbox) List() []Intervention {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]Intervention{}, b.items...)
+}

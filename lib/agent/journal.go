@@ -1,0 +1,46 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Refs locate a record in the session/task/attempt hierarchy.
+type Refs struct {
+	Session string `json:"session"`
+	Task    string `json:"task"`
+	Attempt string `json:"attempt"`
+	Trace   string `json:"trace"`
+}
+
+// TaskStart describes a new task.
+type TaskStart struct {
+	Session string // "" creates a new session
+	Request string
+	Verify  string
+	Config  []byte // effective configuration snapshot
+	// Grants are task-scoped grants (from --allow), issued with the task
+	// under the ids policy evaluation reports.
+	Grants []core.Grant
+}
+
+// Journal is the durable record of a run. Every method commits one
+// transaction in which the state change and its event are written
+// together, so a crash leaves either both or neither.
+type Journal interface {
+	StartTask(ctx context.Context, t TaskStart) (Refs, error)
+	// Record appends a durable event for refs.
+	Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error)
+	OpRequested(ctx context.Context, refs Refs, call ToolCall) (string, error)
+	OpDecided(ctx context.Context, refs Refs, op string, d Decision) error
+	// OpIntent commits the intent and, for a once grant, its consumption.
+	OpIntent(ctx context.Context, refs Refs, op string, d Decision) error
+	OpDispatched(ctx context.Context, refs Refs, op string) error
+	OpResult(ctx context.Context, refs Refs, op string, out ToolOutcome, artifact string) error
+	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
+	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
+	ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error
+	// Finish records the attempt's outcome and the task's resulting state.
+	Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error
+}

@@ -1,0 +1,220 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/store"
+)
+
+// StoreJournal is the Journal over the workspace store. Every committed
+// event is passed to Emit after its transaction commits (the --json
+// stream and the port's subscribers).
+type StoreJournal struct {
+	S    *store.Store
+	Emit func(core.Event)
+}
+
+// write runs fn in one transaction and emits its events after commit.
+func (j *StoreJournal) write(ctx context.Context, refs Refs, fn func(tx *store.Tx, add func(core.Event, error) error) error) error {
+	var evs []core.Event
+	err := j.S.Write(ctx, func(tx *store.Tx) error {
+		evs = evs[:0]
+		tx.Meta.Trace = refs.Trace
+		return fn(tx, func(ev core.Event, err error) error {
+			if err == nil {
+				evs = append(evs, ev)
+			}
+			return err
+		})
+	})
+	if err == nil && j.Emit != nil {
+		for _, ev := range evs {
+			j.Emit(ev)
+		}
+	}
+	return err
+}
+
+// StartTask creates the session (when new), the task, its --allow grants,
+// the running first attempt and the configuration snapshot together.
+func (j *StoreJournal) StartTask(ctx context.Context, t TaskStart) (Refs, error) {
+	refs := Refs{Session: t.Session, Trace: newTraceID()}
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		if refs.Session == "" {
+			s := core.Session{Title: title(t.Request)}
+			if err := add(tx.CreateSession(&s)); err != nil {
+				return err
+			}
+			refs.Session = s.ID
+		}
+		task := core.Task{SessionID: refs.Session, Request: t.Request, Verify: t.Verify}
+		if err := add(tx.CreateTask(&task)); err != nil {
+			return err
+		}
+		refs.Task = task.ID
+		for _, to := range []core.TaskState{core.TaskReady, core.TaskRunning} {
+			_, ev, err := tx.SetTaskState(task.ID, to, "")
+			if err := add(ev, err); err != nil {
+				return err
+			}
+		}
+		for _, g := range t.Grants {
+			g.TaskID = task.ID
+			if err := add(tx.IssueGrant(&g)); err != nil {
+				return err
+			}
+		}
+		att := core.Attempt{TaskID: task.ID, TraceID: refs.Trace}
+		if err := add(tx.StartAttempt(&att)); err != nil {
+			return err
+		}
+		refs.Attempt = att.ID
+		if len(t.Config) > 0 {
+			sum := sha256.Sum256(t.Config)
+			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config)}
+			return add(tx.SaveConfigSnapshot(&snap))
+		}
+		return nil
+	})
+	return refs, err
+}
+
+func title(request string) string {
+	if len(request) > 80 {
+		return request[:80]
+	}
+	return request
+}
+
+// newTraceID returns a W3C trace id (32 hex digits) for an attempt.
+func newTraceID() string {
+	id := core.NewID("t")
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:16])
+}
+
+func (j *StoreJournal) Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error) {
+	body, err := json.Marshal(data)
+	if err != nil {
+		return core.Event{}, core.Wrap(err, core.CodeInternal, "cannot encode the "+typ+" event")
+	}
+	var out core.Event
+	err = j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		ev, err := tx.Append(core.Event{Type: typ, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body})
+		out = ev
+		return add(ev, err)
+	})
+	return out, err
+}
+
+func (j *StoreJournal) OpRequested(ctx context.Context, refs Refs, call ToolCall) (string, error) {
+	op := core.Operation{AttemptID: refs.Attempt, Tool: call.Name, CallID: call.ID, Args: call.Args}
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		return add(tx.CreateOperation(&op))
+	})
+	return op.ID, err
+}
+
+func (j *StoreJournal) OpDecided(ctx context.Context, refs Refs, op string, d Decision) error {
+	to := core.OpAuthorized
+	if d.Verdict != VerdictAllow {
+		to = core.OpDenied
+	}
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Decision: d.Verdict, Rule: d.Rule, Reason: d.Reason})
+		return add(ev, err)
+	})
+}
+
+// OpIntent commits the intent and consumes a once grant in the same
+// transaction, before anything is dispatched.
+func (j *StoreJournal) OpIntent(ctx context.Context, refs Refs, op string, d Decision) error {
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetOperationState(op, core.OpIntentCommitted, store.OperationUpdate{GrantID: d.GrantID})
+		if err := add(ev, err); err != nil {
+			return err
+		}
+		if d.Once && d.GrantID != "" {
+			_, ev, err := tx.SetGrantState(d.GrantID, core.GrantConsumed, op)
+			return add(ev, err)
+		}
+		return nil
+	})
+}
+
+func (j *StoreJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetOperationState(op, core.OpDispatched, store.OperationUpdate{})
+		return add(ev, err)
+	})
+}
+
+// maxStoredResult bounds the result summary kept in the operation row;
+// the full result is in the artifact.
+const maxStoredResult = 16 << 10
+
+func (j *StoreJournal) OpResult(ctx context.Context, refs Refs, op string, out ToolOutcome, artifact string) error {
+	to := core.OpSucceeded
+	reason := ""
+	if !out.OK {
+		to = core.OpFailed
+		if out.Error != nil {
+			reason = string(out.Error.Code)
+		}
+	}
+	body, _ := json.Marshal(out)
+	if len(body) > maxStoredResult {
+		body, _ = json.Marshal(map[string]any{"ok": out.OK, "truncated": true, "bytes": len(body)})
+	}
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Result: body, Artifact: artifact, Reason: reason})
+		return add(ev, err)
+	})
+}
+
+// PutArtifact stores data durably, then links it to the session.
+func (j *StoreJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error) {
+	ref, err := j.S.PutArtifact(ctx, bytes.NewReader(data), mediaType)
+	if err != nil {
+		return "", err
+	}
+	err = j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		return tx.AttachArtifact(refs.Session, ref)
+	})
+	return ref.SHA256, err
+}
+
+func (j *StoreJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error) {
+	p := core.ProviderRequest{AttemptID: refs.Attempt, Purpose: purpose, Model: model}
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		if err := add(tx.CreateProviderRequest(&p)); err != nil {
+			return err
+		}
+		_, ev, err := tx.SetProviderRequestState(p.ID, core.SlotDispatched, nil)
+		return add(ev, err)
+	})
+	return p.ID, err
+}
+
+func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error {
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetProviderRequestState(id, core.SlotState(state), &store.Usage{InputTokens: u.Input, OutputTokens: u.Output, Source: u.Source})
+		return add(ev, err)
+	})
+}
+
+func (j *StoreJournal) Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error {
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.EndAttempt(refs.Attempt, attempt, reason)
+		if err := add(ev, err); err != nil {
+			return err
+		}
+		_, ev, err = tx.SetTaskState(refs.Task, task, reason)
+		return add(ev, err)
+	})
+}

@@ -1,0 +1,253 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Defaults for a run's limits; configuration overrides them.
+const (
+	DefaultMaxTurns            = 40
+	DefaultMaxToolCalls        = 200
+	DefaultMaxOutputTokens     = 4096
+	DefaultToolContextMaxBytes = 16 << 10
+)
+
+// Budgets are a task's finite limits. Zero MaxTokens means no token
+// budget; the other zero values take defaults.
+type Budgets struct {
+	MaxTurns        int
+	MaxToolCalls    int
+	MaxTokens       int64
+	MaxOutputTokens int
+}
+
+// Approver answers an AskUser decision interactively; a nil Approver is
+// the headless mode, where AskUser becomes permission_required.
+type Approver interface {
+	Approve(ctx context.Context, refs Refs, p PendingApproval) (Decision, error)
+}
+
+// Runner runs tasks in one workspace. The caller (fluzo-agent) has
+// validated configuration and holds workspace ownership.
+type Runner struct {
+	Model Model
+	// ModelName is recorded with each provider request.
+	ModelName string
+	Tools     Tools
+	Policy    Policy
+	Journal   Journal
+	Approver  Approver
+	// Emit receives live records (never durable, never an outcome).
+	Emit    func(any)
+	Root    string
+	Budgets Budgets
+	Context ContextLimits
+	// ToolContextMaxBytes bounds one tool result in the model's context.
+	ToolContextMaxBytes int
+	// Diff summarizes changes against the baseline taken at start;
+	// touched are the paths the task's own file tools wrote.
+	Diff func(ctx context.Context, touched []string) (json.RawMessage, error)
+	// Observe is called at decision points; it must not block (Laya).
+	Observe func(point string, data any)
+	// Inbox holds interventions for the running task (nil: none).
+	Inbox *Inbox
+	// OnStart is told the task's ids once they are recorded.
+	OnStart func(Refs)
+}
+
+// EvPromptReceipt records the initial context of an attempt.
+const EvPromptReceipt = "context.receipt"
+
+// receiptEvent is the durable form of a receipt: digests, sizes and
+// sources, plus the artifact holding the content.
+type receiptEvent struct {
+	PromptReceipt
+	Artifact string `json:"artifact"`
+}
+
+// stop ends an attempt with a status (a core code or "completed") and a
+// machine-readable reason.
+type stop struct {
+	status core.Code
+	reason string
+	err    error
+}
+
+func (s *stop) Error() string { return string(s.status) + ": " + s.reason }
+
+func stopWith(code core.Code, reason string, err error) error {
+	return &stop{status: code, reason: reason, err: err}
+}
+
+// run is the state of one attempt.
+type run struct {
+	*Runner
+	refs      Refs
+	verify    string
+	msgs      []Message
+	steps     StepLimit
+	loops     LoopDetector
+	tokens    TokenAccount
+	charged   int64
+	toolCalls int
+	editSeq   int64
+	touched   []string
+	denied    bool
+	summary   string
+	found     []Loop
+	pending   *PendingApproval
+}
+
+// Run executes one task to a recorded outcome and returns its result.
+func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
+	refs, err := r.Journal.StartTask(ctx, t)
+	if err != nil {
+		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
+	}
+	if r.OnStart != nil {
+		r.OnStart(refs)
+	}
+	a := &run{Runner: r, refs: refs, verify: t.Verify}
+	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
+	err = a.start(ctx, t.Request)
+	if err == nil {
+		err = a.loop(ctx)
+	}
+	return a.finish(ctx, err)
+}
+
+func orDefault(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+func (a *run) start(ctx context.Context, request string) error {
+	ic, err := BuildInitialContext(ctx, ContextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.Tools.Schemas()})
+	if err != nil {
+		return stopWith(core.CodeFailed, "context_unavailable", err)
+	}
+	a.msgs = ic.Messages
+	rec := ic.Receipt
+	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
+	// The content is session content: kept as an artifact, referenced by
+	// the event, shown only on request (debug prompt --show-content).
+	full, _ := json.Marshal(rec)
+	art, err := a.Journal.PutArtifact(ctx, a.refs, full, "application/json")
+	if err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if _, err := a.Journal.Record(ctx, a.refs, EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
+		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	return nil
+}
+
+// loop runs turns until the model stops calling tools or a stop occurs.
+func (a *run) loop(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return stopped(ctx, err)
+		}
+		switch a.steps.Next() {
+		case StepFinalize:
+			return a.finalize(ctx)
+		case StepStop:
+			return stopWith(core.CodeBudgetExhausted, "max_turns", nil)
+		}
+		done, err := a.turn(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// turn sends one request and executes the complete tool calls it returns.
+func (a *run) turn(ctx context.Context) (bool, error) {
+	a.deliverInterventions(ctx)
+	if err := a.compactIfNeeded(ctx); err != nil {
+		return false, err
+	}
+	resp, err := a.request(ctx, PurposeTurn, a.msgs, a.Tools.Schemas())
+	if err != nil {
+		return false, err
+	}
+	a.msgs = append(a.msgs, Message{Role: RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+	if len(resp.ToolCalls) == 0 {
+		a.summary = resp.Content
+		return true, nil
+	}
+	for i, call := range resp.ToolCalls {
+		if err := a.call(ctx, call); err != nil {
+			a.answerSkipped(resp.ToolCalls[i+1:])
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// answerSkipped keeps the history a valid protocol: every call gets a
+// result, even the ones not run because the turn stopped.
+func (a *run) answerSkipped(calls []ToolCall) {
+	for _, c := range calls {
+		a.msgs = append(a.msgs, Message{Role: RoleTool, ToolCallID: c.ID, Content: "not run: the task stopped before this call"})
+	}
+}
+
+// finalize sends the one text-only request at the turn limit.
+func (a *run) finalize(ctx context.Context) error {
+	msgs := append(append([]Message{}, a.msgs...), Message{Role: RoleUser, Content: FinalizationPrompt, Section: "finalize"})
+	resp, err := a.request(ctx, PurposeFinalize, msgs, nil)
+	if err == nil {
+		a.summary = resp.Content
+		a.msgs = append(msgs, Message{Role: RoleAssistant, Content: resp.Content})
+	}
+	var s *stop
+	if errors.As(err, &s) && s.status != core.CodeBudgetExhausted {
+		return err
+	}
+	return stopWith(core.CodeBudgetExhausted, "max_turns", nil)
+}
+
+func (a *run) emit(v any) {
+	if a.Emit != nil {
+		a.Emit(v)
+	}
+}
+
+func (a *run) observe(point string, data any) {
+	if a.Observe != nil {
+		a.Observe(point, data)
+	}
+}
+
+// deliverInterventions adds queued user messages at a safe boundary: after
+// every tool call of the previous turn has its result.
+func (a *run) deliverInterventions(ctx context.Context) {
+	if a.Inbox == nil {
+		return
+	}
+	for _, in := range a.Inbox.Take() {
+		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: in.Text, Section: "intervention"})
+		a.record(ctx, core.EvIntervention, map[string]any{"id": in.ID, "state": "delivered", "bytes": len(in.Text)})
+	}
+}
+
+// ErrTimeBudget is the cause a task's context carries when its active-time
+// budget (harness.max_active_seconds) ran out.
+var ErrTimeBudget = core.Errorf(core.CodeBudgetExhausted, "the task's active time budget ran out").
+	WithHint("raise harness.max_active_seconds or narrow the task")
+
+// stopped classifies the end of a cancelled context: the time budget is
+// budget_exhausted, anything else a cancellation.
+func stopped(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), ErrTimeBudget) {
+		return stopWith(core.CodeBudgetExhausted, "max_active_seconds", ErrTimeBudget)
+	}
+	return stopWith(core.CodeCancelled, "cancelled", err)
+}

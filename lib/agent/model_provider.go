@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/josecorral/fluzo/lib/core"
+
+	"github.com/josecorral/fluzo/lib/provider"
+)
+
+// ProviderModel is the Model over an OpenAI-compatible provider client.
+type ProviderModel struct {
+	Client *provider.Client
+	Name   string // model name sent to the endpoint
+}
+
+// Complete converts the agent's history to the provider's messages and
+// streams the request; only complete tool calls come back.
+func (p *ProviderModel) Complete(ctx context.Context, req ModelRequest, live func(LiveDelta)) (ModelResponse, error) {
+	preq := provider.Request{Model: p.Name, MaxTokens: req.MaxTokens, Stream: true, Messages: toProviderMessages(req.Messages)}
+	if len(req.Tools) > 0 {
+		tools, err := providerTools(req.Tools)
+		if err != nil {
+			return ModelResponse{}, err
+		}
+		preq.Tools = tools
+	}
+	resp, err := p.Client.Chat(ctx, preq, func(d provider.Delta) {
+		if live != nil {
+			live(LiveDelta{Kind: string(d.Kind), Text: d.Text})
+		}
+	})
+	if err != nil {
+		return ModelResponse{}, err
+	}
+	out := ModelResponse{Model: resp.Model, Content: resp.Content, FinishReason: resp.FinishReason,
+		Usage:    Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Source: resp.Usage.Source},
+		Estimate: Usage{Input: resp.Estimate.Input, Output: resp.Estimate.Output, Source: resp.Estimate.Source}}
+	for _, c := range resp.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
+	}
+	return out, nil
+}
+
+func toProviderMessages(msgs []Message) []provider.Message {
+	out := make([]provider.Message, 0, len(msgs))
+	for _, m := range msgs {
+		pm := provider.Message{Role: provider.Role(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, c := range m.ToolCalls {
+			pm.ToolCalls = append(pm.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
+		}
+		out = append(out, pm)
+	}
+	return out
+}
+
+// providerTools converts OpenAI function-tool schemas (fluzo-tool schema's
+// format) to the provider's tool definitions.
+func providerTools(raw json.RawMessage) ([]provider.Tool, error) {
+	var schemas []struct {
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &schemas); err != nil {
+		return nil, core.Wrap(err, core.CodeInternal, "the tool schemas are not function-tool definitions")
+	}
+	out := make([]provider.Tool, 0, len(schemas))
+	for _, s := range schemas {
+		out = append(out, provider.Tool{Name: s.Function.Name, Description: s.Function.Description, Parameters: s.Function.Parameters})
+	}
+	return out, nil
+}

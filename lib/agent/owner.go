@@ -1,0 +1,201 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"sync"
+
+	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/policy"
+	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/store"
+)
+
+// OwnerOptions select the workspace and configuration of an owner.
+type OwnerOptions struct {
+	Dir        string
+	ConfigFile string
+	Overrides  []string
+	// Emit receives every committed event (core.Event) and every live
+	// record, in order.
+	Emit func(any)
+}
+
+// Owner is the runtime owner of one workspace: the only process that
+// executes work and writes execution state there.
+type Owner struct {
+	Root     string
+	Config   *config.Config
+	Store    *store.Store
+	Recovery store.RecoveryReport
+	emit     func(any)
+	active   activeTask
+	mu       sync.Mutex
+	closers  []func() error
+}
+
+// OpenOwner validates configuration, opens the store and applies the
+// restart rules of §22.1 (running attempts become interrupted, unresolved
+// operations unknown). It executes nothing and contacts no provider.
+func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	ws, err := store.ResolveWorkspace(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Open(config.Options{Workspace: ws.Root, File: o.ConfigFile, Overrides: o.Overrides})
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit}
+	w.closers = append(w.closers, st.Close)
+	if w.Recovery, err = st.Recover(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Close releases everything the owner opened, newest first.
+func (w *Owner) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var first error
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		if err := w.closers[i](); err != nil && first == nil {
+			first = err
+		}
+	}
+	w.closers = nil
+	return first
+}
+
+// TaskOptions describe one task run.
+type TaskOptions struct {
+	Session  string
+	Request  string
+	Verify   string   // "" uses harness.verify_command
+	Allow    []string // exact task-scoped grants (--allow)
+	Yolo     bool
+	MaxTurns int // 0 uses harness.max_turns
+	Approver Approver
+	Inbox    *Inbox
+	Observe  func(point string, data any)
+	grants   []core.Grant
+}
+
+// Run executes one task to its result. Setup failures (bad grant spec,
+// unreachable tool backend, model configuration) are returned as a
+// result with the failure's status, so headless runs always end with one.
+func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
+	r, cleanup, err := w.runner(ctx, &t)
+	if err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
+	}
+	defer cleanup()
+	budget := w.Config.Seconds("harness.max_active_seconds")
+	ctx, stopTimer := context.WithTimeoutCause(ctx, budget, ErrTimeBudget)
+	defer stopTimer()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.OnStart = func(refs Refs) { w.active.set(refs, cancel, r.Tools) }
+	defer w.active.clear()
+	cfgText := w.Config.Text()
+	return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: cfgText, Grants: t.grants})
+}
+
+// runner wires one task's runner to the real packages.
+func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), error) {
+	if t.Verify == "" {
+		t.Verify = w.Config.String("harness.verify_command")
+	}
+	pol, err := policy.FromConfig(w.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	var grants []policy.Grant
+	t.grants = nil
+	for _, text := range t.Allow {
+		spec, err := policy.ParseSpec(text)
+		if err != nil {
+			return nil, nil, core.AsError(err).With("flag", "--allow")
+		}
+		g := policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: spec, Source: "cli"}
+		grants = append(grants, g)
+		t.grants = append(t.grants, core.Grant{ID: g.ID, Scope: g.Scope, Spec: text, Source: g.Source})
+	}
+	model, mcfg, err := w.model()
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := captureBaseline(ctx, w.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	tc, err := StartToolServer(ctx, w.Root)
+	if err != nil {
+		base.Close()
+		return nil, nil, err
+	}
+	gate := &PolicyGate{P: pol, Preexisting: base.Preexisting}
+	gate.SetGrants(grants)
+	gate.SetYolo(t.Yolo)
+	maxTurns := t.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = int(w.Config.Int("harness.max_turns"))
+	}
+	r := &Runner{
+		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: t.Approver, Inbox: t.Inbox, Observe: t.Observe,
+		Journal: &StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
+		Emit:    w.send,
+		Root:    w.Root,
+		Budgets: Budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
+			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens)},
+		Context: ContextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
+			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
+		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
+		Diff:                base.Diff,
+	}
+	cleanup := func() {
+		tc.Close()
+		base.Close()
+	}
+	return r, cleanup, nil
+}
+
+// model builds the provider client of agent.model.
+func (w *Owner) model() (Model, config.Model, error) {
+	id := w.Config.String("agent.model")
+	m, ok := w.Config.Model(id)
+	if !ok {
+		return nil, m, core.Errorf(core.CodeConfigurationRequired, "agent.model names %q, but there is no [models.%s] entry", id, id).
+			WithHint("add a [models.%s] table with base_url and model to .fluzo", id)
+	}
+	key, err := w.Config.APIKey(id, os.Getenv)
+	if err != nil {
+		return nil, m, err
+	}
+	c, err := provider.New(provider.Endpoint{
+		BaseURL: m.BaseURL, APIKey: provider.Secret(key),
+		Timeouts: provider.Timeouts{Header: m.HeaderTimeout, FirstOutput: m.FirstOutputTimeout, Idle: m.IdleTimeout, Total: m.RequestTimeout},
+		Retries:  int(w.Config.Int("harness.provider_retries")),
+	})
+	if err != nil {
+		return nil, m, err
+	}
+	return &ProviderModel{Client: c, Name: m.Model}, m, nil
+}
+
+func (w *Owner) send(v any) {
+	if w.emit != nil {
+		w.emit(v)
+	}
+}

@@ -1,0 +1,123 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// request reserves budget, records the provider request, sends it and
+// reconciles usage. Every model request (turns, compaction, finalization)
+// goes through here.
+func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools json.RawMessage) (ModelResponse, error) {
+	maxOut := orDefault(a.Budgets.MaxOutputTokens, DefaultMaxOutputTokens)
+	if a.Budgets.MaxTokens > 0 {
+		reserve := int64(EstimateAll(msgs, len(tools)) + maxOut)
+		if a.charged+reserve > a.Budgets.MaxTokens {
+			a.record(ctx, core.EvBudget, map[string]any{"budget": "tokens", "limit": a.Budgets.MaxTokens, "charged": a.charged, "reserve": reserve, "purpose": purpose})
+			return ModelResponse{}, stopWith(core.CodeBudgetExhausted, "max_tokens", nil)
+		}
+	}
+	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
+	if err != nil {
+		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	resp, err := a.Model.Complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
+		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
+	})
+	if err != nil {
+		state := "uncertain" // the server may have processed it
+		if fe := core.AsError(err); fe.Details["status"] != nil && ctx.Err() == nil {
+			state = "completed" // it answered, with an error
+		}
+		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
+		if ctx.Err() != nil {
+			return ModelResponse{}, stopped(ctx, err)
+		}
+		return ModelResponse{}, stopWith(providerCode(err), "provider_error", err)
+	}
+	a.charged += a.tokens.add(resp)
+	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage); err != nil {
+		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	a.record(ctx, core.EvMessage, map[string]any{"role": RoleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason})
+	return resp, nil
+}
+
+func providerCode(err error) core.Code {
+	c := core.CodeOf(err)
+	switch c {
+	case core.CodeCancelled, core.CodeCapacityExhausted, core.CodeCapacityWaitTimeout, core.CodeBudgetExhausted:
+		return c
+	}
+	return core.CodeProviderError
+}
+
+// record appends a durable event; a journal failure is not fatal for an
+// informational event, but it is visible as a live record.
+func (a *run) record(ctx context.Context, typ string, data any) {
+	if _, err := a.Journal.Record(ctx, a.refs, typ, data); err != nil {
+		a.emit(map[string]any{"v": 1, "type": "live.warning", "message": "could not record " + typ, "error": core.AsError(err)})
+	}
+}
+
+// compactIfNeeded summarizes older history before a request would exceed
+// the threshold. Failure blocks the task with a distinct reason: it never
+// loops and never drops context silently.
+func (a *run) compactIfNeeded(ctx context.Context) error {
+	if a.Context.Window <= 0 {
+		return nil
+	}
+	plan, err := PlanCompaction(a.msgs, len(a.Tools.Schemas()), a.Context)
+	if err != nil {
+		return a.compactionBlocked(ctx, plan, reasonOf(err, ReasonCompactionNothingEligible), err)
+	}
+	if !plan.Needed {
+		return nil
+	}
+	resp, err := a.request(ctx, PurposeCompaction, CompactionRequest(a.msgs, plan), nil)
+	if err != nil {
+		var s *stop
+		if errors.As(err, &s) && s.status == core.CodeBudgetExhausted {
+			return a.compactionBlocked(ctx, plan, ReasonCompactionBudget, err)
+		}
+		if errors.As(err, &s) && s.status == core.CodeCancelled {
+			return err
+		}
+		return a.compactionBlocked(ctx, plan, ReasonCompactionProviderError, err)
+	}
+	summary, err := ParseSummary(resp.Content)
+	if err != nil {
+		return a.compactionBlocked(ctx, plan, ReasonCompactionInvalidSummary, err)
+	}
+	body, _ := json.Marshal(map[string]any{"v": 1, "type": "compaction_summary", "task": a.refs.Task, "attempt": a.refs.Attempt, "source": map[string]int{"from": plan.From, "to": plan.To}, "summary": summary})
+	art, err := a.Journal.PutArtifact(ctx, a.refs, body, "application/json")
+	if err != nil {
+		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
+	}
+	next := ApplyCompaction(a.msgs, plan, summary, art)
+	after := EstimateAll(next, len(a.Tools.Schemas()))
+	if after > plan.Trigger {
+		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, nil)
+	}
+	// The artifact is durable before the context pointer moves.
+	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "completed", "artifact": art, "from": plan.From, "to": plan.To, "before_tokens_estimate": plan.Estimated, "after_tokens_estimate": after, "trigger": plan.Trigger})
+	a.msgs = next
+	return nil
+}
+
+func (a *run) compactionBlocked(ctx context.Context, plan CompactionPlan, reason string, err error) error {
+	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "blocked", "reason": reason, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
+	return stopWith("blocked", reason, err)
+}
+
+func reasonOf(err error, fallback string) string {
+	if fe := core.AsError(err); fe != nil {
+		if r, ok := fe.Details["reason"].(string); ok {
+			return r
+		}
+	}
+	return fallback
+}

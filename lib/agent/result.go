@@ -1,0 +1,73 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Result is the final record of a headless run (DESIGN §5): always
+// printed, whatever the exit code.
+type Result struct {
+	V            int              `json:"v"`
+	Type         string           `json:"type"` // "result"
+	Status       string           `json:"status"`
+	Reason       string           `json:"reason,omitempty"`
+	Session      string           `json:"session,omitempty"`
+	Task         string           `json:"task,omitempty"`
+	Attempt      string           `json:"attempt,omitempty"`
+	Trace        string           `json:"trace,omitempty"`
+	Turns        int              `json:"turns"`
+	ToolCalls    int              `json:"tool_calls"`
+	Verification Verdict          `json:"verification"`
+	Diff         json.RawMessage  `json:"diff,omitempty"`
+	Summary      string           `json:"summary,omitempty"`
+	Loops        []Loop           `json:"loops,omitempty"`
+	Usage        TokenAccount     `json:"usage"`
+	Error        *core.Error      `json:"error,omitempty"`
+	Pending      *PendingApproval `json:"pending,omitempty"`
+}
+
+// PendingApproval names the operation a headless run stopped at.
+type PendingApproval struct {
+	Operation string          `json:"operation"`
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	Rule      string          `json:"rule,omitempty"`
+}
+
+// ExitCode maps the result to the shared exit-code table.
+func (r Result) ExitCode() int { return core.ExitFor(core.Code(r.Status)) }
+
+// TokenAccount sums the tokens of a task's requests. Unknown stays
+// unknown: Known counts only reported usage and Unknown counts requests
+// that reported none.
+type TokenAccount struct {
+	Input     int64 `json:"input"`
+	Output    int64 `json:"output"`
+	Estimated int64 `json:"estimated"`
+	Unknown   int   `json:"requests_without_usage"`
+	Requests  int   `json:"requests"`
+}
+
+// add records one response's usage; the budget is charged with reported
+// usage when known and with the estimate otherwise.
+func (a *TokenAccount) add(r ModelResponse) int64 {
+	a.Requests++
+	charged := int64(0)
+	if r.Usage.Input != nil && r.Usage.Output != nil {
+		a.Input += *r.Usage.Input
+		a.Output += *r.Usage.Output
+		charged = *r.Usage.Input + *r.Usage.Output
+	} else {
+		a.Unknown++
+		if r.Estimate.Input != nil {
+			charged += *r.Estimate.Input
+		}
+		if r.Estimate.Output != nil {
+			charged += *r.Estimate.Output
+		}
+		a.Estimated += charged
+	}
+	return charged
+}

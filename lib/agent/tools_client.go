@@ -1,0 +1,127 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/tools"
+)
+
+// ToolClient is the Tools seam over a fluzo-tool serve child. It remembers
+// the request in flight so that cancel and force stop reach exactly the
+// process group fluzo-tool owns for it.
+type ToolClient struct {
+	C       *tools.Client
+	schemas json.RawMessage
+
+	mu      sync.Mutex
+	current string
+}
+
+// StartToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
+// beside this executable when there is one, else the one on PATH.
+func StartToolServer(ctx context.Context, root string) (*ToolClient, error) {
+	bin := ""
+	if exe, err := os.Executable(); err == nil {
+		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
+			bin = cand
+		}
+	}
+	c, err := tools.StartServer(ctx, root, bin)
+	if err != nil {
+		return nil, err
+	}
+	schemas, _ := json.Marshal(tools.Schemas())
+	return &ToolClient{C: c, schemas: schemas}, nil
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// Call runs one tool; a tool's own failure is a failed outcome, a broken
+// pipe is an error.
+func (t *ToolClient) Call(ctx context.Context, tool string, args json.RawMessage) (ToolOutcome, error) {
+	p, err := t.C.Start(tool, args)
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	t.mu.Lock()
+	t.current = p.ID
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.current = ""
+		t.mu.Unlock()
+	}()
+	// When ctx ends, the server is asked to stop the request gracefully;
+	// the result is still awaited (partial output kept).
+	done := make(chan struct{})
+	defer close(done)
+	go t.cancelOnDone(ctx, p.ID, done)
+	res, err := p.Wait(context.WithoutCancel(ctx))
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	return ToolOutcome{OK: res.OK, Result: res.Data, Error: res.Err}, nil
+}
+
+// cancelOnDone asks the server to cancel request id once ctx ends. The
+// request may not have started its process yet when ctx ends, so the
+// cancel is repeated until it lands or the result arrives.
+func (t *ToolClient) cancelOnDone(ctx context.Context, id string, done <-chan struct{}) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := t.C.Cancel(cctx, id)
+		cancel()
+		if err == nil {
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (t *ToolClient) inFlight() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.current
+}
+
+// Cancel asks fluzo-tool to end the in-flight request's processes
+// gracefully (SIGTERM, grace, report survivors).
+func (t *ToolClient) Cancel(ctx context.Context) error {
+	if id := t.inFlight(); id != "" {
+		return t.C.Cancel(ctx, id)
+	}
+	return nil
+}
+
+// Kill force-stops the in-flight request's verified owned process group.
+func (t *ToolClient) Kill(ctx context.Context) error {
+	if id := t.inFlight(); id != "" {
+		return t.C.Kill(ctx, id)
+	}
+	return nil
+}
+
+// Schemas are the model-visible tool definitions.
+func (t *ToolClient) Schemas() json.RawMessage { return t.schemas }
+
+// Close ends the child: it stops its processes and exits.
+func (t *ToolClient) Close() error { return t.C.Close() }

@@ -1,0 +1,88 @@
+package agent
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// This file is the one place that knows the shapes of fluzo-tool's
+// arguments and results that the loop itself interprets (edits for the
+// verification contract, command runs for loop detection).
+
+const (
+	kindOther = iota
+	kindEdit
+	kindExec
+)
+
+var editTools = map[string]bool{"edit": true, "write": true, "create": true, "apply_patch": true, "replace": true, "delete": true, "move": true}
+var execTools = map[string]bool{"exec": true, "run": true, "shell": true, "bash": true}
+
+func toolKind(name string) int {
+	switch {
+	case editTools[name]:
+		return kindEdit
+	case execTools[name]:
+		return kindExec
+	}
+	return kindOther
+}
+
+// VerificationCall returns the tool call that runs command: exec with an
+// argv when the command is plain words, shell when it needs a shell
+// (pipes, quoting, variables). The two never fall back to each other.
+func VerificationCall(command string) (string, json.RawMessage) {
+	if strings.ContainsAny(command, "|&;<>$`\"'*?()~#") {
+		b, _ := json.Marshal(map[string]any{"script": command})
+		return "shell", b
+	}
+	b, _ := json.Marshal(map[string]any{"argv": strings.Fields(command)})
+	return "exec", b
+}
+
+// execCommand returns the command line a process call runs.
+func execCommand(args json.RawMessage) string {
+	var a struct {
+		Argv   []string `json:"argv"`
+		Script string   `json:"script"`
+	}
+	json.Unmarshal(args, &a)
+	if a.Script != "" {
+		return a.Script
+	}
+	return strings.Join(a.Argv, " ")
+}
+
+// execResult returns a command's exit code and combined output; a failed
+// call counts as exit code -1.
+func execResult(out ToolOutcome) (int, string) {
+	if !out.OK {
+		msg := ""
+		if out.Error != nil {
+			msg = out.Error.Message
+		}
+		return -1, msg
+	}
+	var r struct {
+		ExitCode *int   `json:"exit_code"`
+		Stdout   string `json:"stdout"`
+		Stderr   string `json:"stderr"`
+		Output   string `json:"output"`
+	}
+	json.Unmarshal(out.Result, &r)
+	code := -1 // no exit code: killed by a signal or never started
+	if r.ExitCode != nil {
+		code = *r.ExitCode
+	}
+	return code, r.Stdout + r.Stderr + r.Output
+}
+
+// editPath returns the path a write or edit call names.
+func editPath(args json.RawMessage) string {
+	var a struct {
+		Path string `json:"path"`
+	}
+	json.Unmarshal(args, &a)
+	return path.Clean(strings.TrimPrefix(a.Path, "./"))
+}

@@ -1,0 +1,33 @@
+package agent
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestVerificationCallNeverNeedsAShellForPlainCommands(t *testing.T) {
+	name, args := VerificationCall("cargo test --quiet")
+	if name != "exec" || string(args) != `{"argv":["cargo","test","--quiet"]}` {
+		t.Fatalf("plain command: %s %s", name, args)
+	}
+	name, args = VerificationCall("go test ./... | tee log")
+	if name != "shell" || execCommand(args) != "go test ./... | tee log" {
+		t.Fatalf("shell command: %s %s", name, args)
+	}
+	if execCommand(json.RawMessage(`{"argv":["cargo","test"]}`)) != "cargo test" {
+		t.Fatal("argv not joined")
+	}
+}
+
+func TestExecResultReadsExitCodeAndOutput(t *testing.T) {
+	code, out := execResult(ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101,"stdout":"a","stderr":"b"}`)})
+	if code != 101 || out != "ab" {
+		t.Fatalf("got %d %q", code, out)
+	}
+	if code, _ := execResult(ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":null,"signal":"SIGKILL"}`)}); code != -1 {
+		t.Fatal("a signalled command must not count as passing")
+	}
+	if code, _ := execResult(ToolOutcome{OK: false}); code != -1 {
+		t.Fatal("a failed call must not count as a passing run")
+	}
+}

@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Verification outcomes carried by the result record.
+const (
+	VerifyPassed        = "passed"
+	VerifyFailed        = "failed"
+	VerifyStale         = "stale"
+	VerifyNotRun        = "not_run"
+	VerifyNotConfigured = "not_configured"
+)
+
+// VerificationRun is the evidence of one run of the verification command.
+type VerificationRun struct {
+	Command  string `json:"command"`
+	ExitCode int    `json:"exit_code"`
+	// State is the workspace fingerprint the command ran against and
+	// EditSeq the number of edits the attempt had made by then.
+	State   string `json:"state"`
+	EditSeq int64  `json:"edit_seq"`
+	Output  string `json:"output,omitempty"` // bounded tail, for evidence
+}
+
+// Passed reports whether the command exited 0.
+func (r VerificationRun) Passed() bool { return r.ExitCode == 0 }
+
+// Verdict is what the verification contract concludes about a task.
+type Verdict struct {
+	Completed    bool             `json:"completed"`
+	Verification string           `json:"verification"` // one of the Verify* outcomes
+	Reason       string           `json:"reason,omitempty"`
+	Evidence     *VerificationRun `json:"evidence,omitempty"`
+}
+
+// DecideVerification applies the contract: a task is completed only when
+// the verification command passed at the current workspace state, after
+// the attempt's last edit. The model saying it is done is not evidence.
+// With no verification command configured the run can complete, and the
+// result says verification was not configured.
+func DecideVerification(command string, last *VerificationRun, editSeq int64, currentState string) Verdict {
+	switch {
+	case command == "":
+		return Verdict{Completed: true, Verification: VerifyNotConfigured}
+	case last == nil:
+		return Verdict{Verification: VerifyNotRun, Reason: "verification_not_run"}
+	case last.EditSeq != editSeq || last.State != currentState:
+		return Verdict{Verification: VerifyStale, Reason: "workspace_changed_after_verification", Evidence: last}
+	case !last.Passed():
+		return Verdict{Verification: VerifyFailed, Reason: "verification_failed", Evidence: last}
+	}
+	return Verdict{Completed: true, Verification: VerifyPassed, Evidence: last}
+}
+
+// WorkspaceFingerprint identifies the current state of the working tree:
+// HEAD, the index and working-tree status, and the content of every
+// changed or untracked (not ignored) file. Runtime state in .fluzodrive is
+// excluded.
+func WorkspaceFingerprint(ctx context.Context, root string) (string, error) {
+	h := sha256.New()
+	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
+	if err != nil {
+		head = []byte("unborn")
+	}
+	h.Write(head)
+	status, err := inspectGit(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil {
+		return "", err
+	}
+	for _, entry := range bytes.Split(status, []byte{0}) {
+		if len(entry) < 4 {
+			continue
+		}
+		rel := string(entry[3:])
+		if strings.HasPrefix(rel, ".fluzodrive/") || rel == ".fluzodrive" {
+			continue
+		}
+		h.Write(entry)
+		h.Write([]byte{0})
+		hashFileInto(h, filepath.Join(root, filepath.FromSlash(rel)))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+func hashFileInto(w io.Writer, path string) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		io.WriteString(w, "-")
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		io.WriteString(w, "?")
+		return
+	}
+	defer f.Close()
+	io.Copy(w, f)
+}

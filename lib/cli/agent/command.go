@@ -1,0 +1,35 @@
+// Package agent is the fluzo-agent command tree: the runtime owner of a
+// workspace, headless (run, demo) or as a JSONL port (serve), and the
+// control commands that reach a running owner from another terminal.
+package agent
+
+import (
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/urfave/cli/v3"
+)
+
+// Command returns the fluzo-agent command tree.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:  "fluzo-agent",
+		Usage: "the runtime owner of a workspace: agent loop, approvals, journal, recovery",
+		Description: `fluzo-agent turns a request into a verified change in the current git working
+tree, in place: it owns the workspace (one writer at a time), builds a small
+deterministic context, streams model requests, evaluates policy before every
+tool call, commits each operation's intent before dispatching it to a
+fluzo-tool child, and decides completion by rerunning the task's verification
+command after the last edit.
+
+Control commands (status, cancel, kill) reach the owner running in a workspace
+through its private control socket.`,
+		Commands: commands(),
+	}
+}
+
+// commands lists the subcommands; each lives in its own file.
+func commands() []*cli.Command {
+	return []*cli.Command{runCommand(), demoCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+}
+
+// Main runs fluzo-agent.
+func Main() int { return runner.Main(Command()) }

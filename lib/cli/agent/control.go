@@ -1,0 +1,95 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	lagent "github.com/josecorral/fluzo/lib/agent"
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/urfave/cli/v3"
+)
+
+func workspaceFlag() cli.Flag {
+	return &cli.StringFlag{Name: "workspace", Aliases: []string{"C"}, Usage: "workspace `DIR` (default: the current directory's git working tree)"}
+}
+
+// workspaceRoot resolves --workspace (or the current directory) to the
+// git top level, the identity control sockets are keyed by.
+func workspaceRoot(ctx context.Context, c *cli.Command) (string, error) {
+	dir := c.String("workspace")
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", core.Wrap(err, core.CodeUsage, "cannot resolve the workspace "+dir)
+	}
+	return lagent.GitTopLevel(ctx, abs)
+}
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "show what the owner running in this workspace is doing",
+		Flags: []cli.Flag{workspaceFlag()},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			return control(ctx, c, map[string]any{"cmd": "status"})
+		},
+	}
+}
+
+func cancelCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "cancel",
+		Usage:     "cancel a running task: stop new work, end its processes gracefully, keep partial edits",
+		ArgsUsage: "TASK",
+		Flags:     []cli.Flag{workspaceFlag()},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() != 1 {
+				return runner.Usage(c, "cancel needs exactly one TASK id")
+			}
+			return control(ctx, c, map[string]any{"cmd": "cancel", "task": c.Args().First()})
+		},
+	}
+}
+
+func killCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "kill",
+		Usage:     "force-stop a task: kill its verified owned process groups (needs --yes)",
+		ArgsUsage: "TASK",
+		Flags:     []cli.Flag{workspaceFlag(), &cli.BoolFlag{Name: "yes", Usage: "confirm the force stop"}},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() != 1 {
+				return runner.Usage(c, "kill needs exactly one TASK id")
+			}
+			if !c.Bool("yes") {
+				return core.Errorf(core.CodeConfirmationRequired, "force stop kills the task's processes without waiting for them").
+					WithHint("run 'fluzo-agent kill %s --yes' to confirm, or 'fluzo-agent cancel %s' to stop gracefully", c.Args().First(), c.Args().First())
+			}
+			return control(ctx, c, map[string]any{"cmd": "force_stop", "task": c.Args().First(), "yes": true})
+		},
+	}
+}
+
+// control sends one command to the running owner and prints its answer;
+// a typed error answer exits with its code.
+func control(ctx context.Context, c *cli.Command, cmd map[string]any) error {
+	root, err := workspaceRoot(ctx, c)
+	if err != nil {
+		return err
+	}
+	ans, err := lagent.DialControl(ctx, root, cmd)
+	if err != nil {
+		return err
+	}
+	var rec core.ErrorRecord
+	if json.Unmarshal(ans, &rec) == nil && rec.Type == "error" && rec.Error != nil {
+		return rec.Error
+	}
+	fmt.Fprintln(c.Root().Writer, string(ans))
+	return nil
+}

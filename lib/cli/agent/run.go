@@ -1,0 +1,58 @@
+package agent
+
+import (
+	"context"
+
+	lagent "github.com/josecorral/fluzo/lib/agent"
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/urfave/cli/v3"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run one task headless in the workspace, in place, and print its result",
+		Description: `Runs the agent loop on --task in the current git working tree (no branches,
+stashes, staging or commits unless the model calls a policy-approved git
+tool). Every tool call is evaluated by policy first; an operation that needs
+approval stops the run with permission_required (exit 4), since nobody can
+answer headless. Give exact task-scoped grants with --allow.
+
+The task is completed (exit 0) only when its verification command passes at
+the final workspace state; otherwise the result says why. The last line is
+always a {"type":"result",...} record.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
+			workspaceFlag(),
+			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
+			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: harness.verify_command)"},
+			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC`, e.g. 'exec:cargo test' (repeatable)"},
+			&cli.BoolFlag{Name: "yolo", Usage: "approve what would ask, for this run only (denials, budgets and limits still hold)"},
+			&cli.IntFlag{Name: "max-turns", Usage: "turn budget `N` (default: harness.max_turns)"},
+			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
+		},
+		Action: runAction,
+	}
+}
+
+func runAction(ctx context.Context, c *cli.Command) error {
+	if c.Int("max-turns") < 0 {
+		return runner.Usage(c, "--max-turns must be a positive number")
+	}
+	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit})
+	if err != nil {
+		return err
+	}
+	defer owner.Close()
+	if err := owner.ServeControl(); err != nil {
+		return err
+	}
+	res := owner.Run(ctx, lagent.TaskOptions{
+		Request: c.String("task"), Verify: c.String("verify"), Allow: c.StringSlice("allow"),
+		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")),
+	})
+	p.result(res)
+	return runner.Silent{Code: res.ExitCode()}
+}

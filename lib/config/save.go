@@ -1,0 +1,214 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/renameio/v2"
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+// Draft is a set of edits to a loaded configuration. Saving applies only
+// the edited keys onto the file as it is on disk at save time, so
+// unrelated outside changes survive (PRD §26.1 amendment).
+type Draft struct {
+	base  *Config
+	keys  []string
+	edits map[string]any
+}
+
+// Edit starts a draft on c. c itself is never modified.
+func (c *Config) Edit() *Draft { return &Draft{base: c, edits: map[string]any{}} }
+
+// Set records key = value (command-line text), validating the key and the
+// value on its own; combinations are validated at Save.
+func (d *Draft) Set(key, text string) error {
+	s, ok := Lookup(key)
+	if !ok {
+		return invalid([]Diagnostic{{Key: key, Problem: "unknown key", Valid: suggest(key)}})
+	}
+	v, problem := ParseValue(s, text)
+	if problem != "" {
+		return invalid([]Diagnostic{{Key: key, Problem: problem, Valid: s.ValidRange()}})
+	}
+	return d.SetValue(key, v)
+}
+
+// SetValue records key = v for a typed value (as returned by accessors).
+func (d *Draft) SetValue(key string, v any) error {
+	s, ok := Lookup(key)
+	if !ok {
+		return invalid([]Diagnostic{{Key: key, Problem: "unknown key", Valid: suggest(key)}})
+	}
+	cv, problem := coerce(s, normalize(v))
+	if problem != "" {
+		return invalid([]Diagnostic{{Key: key, Problem: problem, Valid: s.ValidRange()}})
+	}
+	if _, seen := d.edits[key]; !seen {
+		d.keys = append(d.keys, key)
+	}
+	d.edits[key] = cv
+	return nil
+}
+
+func normalize(v any) any {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case float32:
+		return float64(x)
+	}
+	return v
+}
+
+// SaveResult reports a successful save.
+type SaveResult struct {
+	// Config is the new effective configuration as saved.
+	Config *Config
+	// OutsideChange is true when the file had changed since the draft's
+	// base was loaded; the edits were applied on top of the new content.
+	OutsideChange bool
+}
+
+// Save validates the edited file and replaces it atomically (temp file,
+// fsync, rename). On any error the file and the base Config are unchanged.
+func (d *Draft) Save() (*SaveResult, error) {
+	path := d.base.Path
+	if path == "" {
+		return nil, core.Errorf(core.CodeConfigurationRequired, "this configuration was not loaded from a file").
+			WithHint("run 'fluzo-admit config init' first")
+	}
+	current, snap, err := readFile(path)
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeInvalidConfiguration, "cannot read "+path+" before saving").
+			WithHint("check that the file exists and is readable; nothing was written")
+	}
+	text := string(current)
+	for _, k := range d.keys {
+		if text, err = setInText(text, k, FormatValue(d.edits[k])); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := Parse([]byte(text), path)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(path, []byte(text), snap); err != nil {
+		return nil, err
+	}
+	_, cfg.loaded, err = readFile(path)
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeStorageError, "saved "+path+" but cannot read it back").
+			WithHint("check the file; the save may have completed")
+	}
+	return &SaveResult{Config: cfg, OutsideChange: !snap.Same(d.base.loaded)}, nil
+}
+
+// newPendingFile is renameio's temp-file constructor; tests running as
+// root (where a read-only directory is still writable) replace it to
+// inject the same failure.
+var newPendingFile = renameio.NewPendingFile
+
+// writeAtomic replaces path with data, keeping its permission bits. It
+// refuses when the file changed again after it was read for this save.
+func writeAtomic(path string, data []byte, read Snapshot) error {
+	perm := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
+	t, err := newPendingFile(path, renameio.WithPermissions(perm))
+	if err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot create a temporary file beside "+path).
+			WithHint("make %s writable; nothing was changed", filepath.Dir(path))
+	}
+	defer t.Cleanup()
+	if _, err := t.Write(data); err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot write the new "+path).WithHint("nothing was changed")
+	}
+	if now, err := Probe(path); err != nil || !now.Same(read) {
+		return core.Errorf(core.CodeInvalidConfiguration, "%s changed while it was being saved", path).
+			WithHint("run the command again; nothing was changed")
+	}
+	if err := t.CloseAtomicallyReplace(); err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot replace "+path).WithHint("nothing was changed")
+	}
+	return nil
+}
+
+// Create publishes data as a new file at path without ever replacing an
+// existing one (temp file, fsync, link, fsync directory): if the path
+// appears meanwhile, creation fails with a conflict.
+func Create(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".fluzo-new-*")
+	if err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot create a temporary file in "+dir).
+			WithHint("make the directory writable")
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot write "+tmp.Name()).WithHint("nothing was created")
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return core.Errorf(core.CodeConfirmationRequired, "%s already exists", path).
+				WithHint("use --force to replace it (a backup is kept)")
+		}
+		return core.Wrap(err, core.CodeStorageError, "cannot create "+path).WithHint("nothing was created")
+	}
+	return syncDir(dir)
+}
+
+// Replace writes data over an existing file after keeping an exact,
+// exclusively named backup of its bytes beside it. It returns the backup
+// path. Backup failure leaves the original untouched.
+func Replace(path string, data []byte) (string, error) {
+	old, snap, err := readFile(path)
+	if err != nil {
+		return "", core.Wrap(err, core.CodeStorageError, "cannot read "+path+" to back it up").
+			WithHint("nothing was changed")
+	}
+	backup := path + ".bak-" + time.Now().UTC().Format("20060102T150405Z")
+	for i := 1; ; i++ {
+		err = Create(backup, old)
+		if core.CodeOf(err) != core.CodeConfirmationRequired || i > 100 {
+			break
+		}
+		backup = path + ".bak-" + time.Now().UTC().Format("20060102T150405Z") + "-" + itoa(i)
+	}
+	if err != nil {
+		return "", core.Wrap(err, core.CodeStorageError, "cannot write the backup "+backup).
+			WithHint("nothing was changed")
+	}
+	if err := writeAtomic(path, data, snap); err != nil {
+		return backup, err
+	}
+	return backup, nil
+}
+
+func itoa(i int) string { return formatInt(int64(i)) }
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot open "+dir+" to sync it")
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot sync "+dir).WithHint("the file may not be durable yet")
+	}
+	return nil
+}

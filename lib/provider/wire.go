@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Wire shapes of the Chat Completions protocol, decoded leniently: unknown
+// fields are ignored and every optional field is a pointer so that absent
+// and empty stay distinguishable.
+
+type wireChunk struct {
+	Model   string          `json:"model"`
+	Choices []wireChoice    `json:"choices"`
+	Usage   *wireUsage      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        int          `json:"index"`
+	Delta        *wireMessage `json:"delta"`
+	Message      *wireMessage `json:"message"`
+	FinishReason *string      `json:"finish_reason"`
+}
+
+type wireMessage struct {
+	Content          *string        `json:"content"`
+	ReasoningContent *string        `json:"reasoning_content"`
+	Reasoning        *string        `json:"reasoning"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+}
+
+type wireToolCall struct {
+	Index    *int   `json:"index"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireUsage struct {
+	PromptTokens     *int64 `json:"prompt_tokens"`
+	CompletionTokens *int64 `json:"completion_tokens"`
+}
+
+// argumentsText returns a call's arguments fragment: normally a JSON
+// string; some servers send the arguments object itself.
+func argumentsText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, err
+	}
+	return string(raw), nil
+}
+
+// Encoding of requests.
+
+type wireRequest struct {
+	Model         string            `json:"model"`
+	Messages      []wireOutMessage  `json:"messages"`
+	Tools         []wireOutTool     `json:"tools,omitempty"`
+	MaxTokens     int               `json:"max_tokens,omitempty"`
+	Temperature   *float64          `json:"temperature,omitempty"`
+	Stream        bool              `json:"stream"`
+	StreamOptions map[string]bool   `json:"stream_options,omitempty"`
+	Extra         map[string]string `json:"-"`
+}
+
+type wireOutMessage struct {
+	Role       Role              `json:"role"`
+	Content    *string           `json:"content"`
+	ToolCalls  []wireOutToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string            `json:"tool_call_id,omitempty"`
+	Name       string            `json:"name,omitempty"`
+}
+
+type wireOutToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireOutTool struct {
+	Type     string `json:"type"`
+	Function Tool   `json:"function"`
+}
+
+func encodeRequest(r Request) ([]byte, error) {
+	w := wireRequest{Model: r.Model, MaxTokens: r.MaxTokens, Temperature: r.Temperature, Stream: r.Stream}
+	if r.Stream {
+		w.StreamOptions = map[string]bool{"include_usage": true}
+	}
+	for _, m := range r.Messages {
+		om := wireOutMessage{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			c := m.Content
+			om.Content = &c
+		}
+		for _, tc := range m.ToolCalls {
+			var oc wireOutToolCall
+			oc.ID, oc.Type = tc.ID, "function"
+			oc.Function.Name, oc.Function.Arguments = tc.Name, string(tc.Arguments)
+			om.ToolCalls = append(om.ToolCalls, oc)
+		}
+		w.Messages = append(w.Messages, om)
+	}
+	for _, t := range r.Tools {
+		w.Tools = append(w.Tools, wireOutTool{Type: "function", Function: t})
+	}
+	return json.Marshal(w)
+}
+
+func syntheticID(n int) string { return "call_" + strconv.Itoa(n) }

@@ -1,0 +1,155 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+const maxRequestBody = 16 << 20
+
+// route dispatches a request, applying llama-swap's /upstream/<model>/
+// behaviour first: the prefix is stripped, a missing trailing slash is
+// redirected, an unknown model is 404.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/_sim/verdict":
+		writeJSON(w, http.StatusOK, s.Verify())
+		return
+	case "/_sim/shutdown":
+		if r.Method == http.MethodPost {
+			writeJSON(w, http.StatusOK, s.Verify())
+			go s.Close()
+			return
+		}
+	}
+	s.mu.Lock()
+	s.n++
+	rec := &record{V: 1, Type: "request", N: s.n, Method: r.Method, Path: r.URL.Path}
+	s.mu.Unlock()
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		rec.Status = sw.status
+		if p := recover(); p != nil {
+			rec.Outcome = "disconnected"
+			s.writeRecord(rec)
+			panic(p)
+		}
+		s.writeRecord(rec)
+	}()
+	path := r.URL.Path
+	if rest, ok := strings.CutPrefix(path, "/upstream/"); ok {
+		model, sub, slash := strings.Cut(rest, "/")
+		switch {
+		case !slash:
+			rec.Outcome = "redirect_slash"
+			http.Redirect(sw, r, "/upstream/"+model+"/", http.StatusMovedPermanently)
+			return
+		case !slices.Contains(s.sc.Models, model):
+			rec.Outcome, rec.Why = "unknown_model", fmt.Sprintf("model %q is not served", model)
+			writeError(sw, http.StatusNotFound, "model "+model+" not found")
+			return
+		}
+		rec.Upstream, path = model, "/"+sub
+	}
+	switch {
+	case path == "/v1/models" && r.Method == http.MethodGet:
+		rec.Outcome = "models"
+		s.models(sw)
+	case path == "/v1/chat/completions" && r.Method == http.MethodPost:
+		s.answer(sw, r, EndpointChat, rec)
+	case path == "/v1/systemone" && r.Method == http.MethodPost:
+		s.answer(sw, r, EndpointLaya, rec)
+	default:
+		s.unexpectedRequest(rec, "", "no such endpoint: "+r.Method+" "+path, observed{})
+		writeError(sw, http.StatusNotFound, "fluzo-sim: no such endpoint "+r.Method+" "+path)
+	}
+}
+
+func (s *Server) models(w http.ResponseWriter) {
+	var data []any
+	for _, m := range s.sc.Models {
+		data = append(data, map[string]any{"id": m, "object": "model", "created": 1767225600, "owned_by": "fluzo-sim"})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+// answer matches a chat or Laya request against its queue and responds.
+func (s *Server) answer(w *statusWriter, r *http.Request, endpoint string, rec *record) {
+	rec.Endpoint = endpoint
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if err != nil {
+		rec.Outcome = "disconnected"
+		return
+	}
+	o, err := observe(body)
+	if err != nil {
+		s.unexpectedRequest(rec, "", err.Error(), o)
+		writeError(w, http.StatusBadRequest, "fluzo-sim: "+err.Error())
+		return
+	}
+	if rec.Upstream != "" && o.Model == "" {
+		o.Model = rec.Upstream
+	}
+	rec.Model, rec.Stream = o.Model, o.Stream
+	s.mu.Lock()
+	step, expected, why := s.queues[endpoint].take(o)
+	s.mu.Unlock()
+	if step == nil {
+		s.unexpectedRequest(rec, expected, why, o)
+		writeError(w, http.StatusBadRequest, "fluzo-sim: unexpected request: "+why)
+		return
+	}
+	rec.Step, rec.Outcome = step.ID, "answered"
+	s.enter(o.Model)
+	defer s.leave(o.Model)
+	s.respond(w, r, step, o, rec)
+}
+
+func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed) {
+	rec.Outcome, rec.Why = "unexpected", why
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unexpected = append(s.unexpected, Unexpected{N: rec.N, Method: rec.Method, Path: rec.Path,
+		Endpoint: rec.Endpoint, ExpectedStep: expected, Why: why, Observed: o})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	raw, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(raw, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": "fluzo_sim", "code": status}})
+}
+
+// statusWriter remembers the status for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// BusyTimeout is how long a connection waits for another writer's lock
+// before failing with storage_error.
+const BusyTimeout = 5 * time.Second
+
+const (
+	writerDriver = "fluzo-sqlite3"
+	readerDriver = "fluzo-sqlite3-ro"
+)
+
+func init() {
+	// The writer driver re-checks the durability pragmas on every new
+	// connection of the pool, not just the first one.
+	sql.Register(writerDriver, &sqlite3.SQLiteDriver{ConnectHook: verifyPragmas})
+	sql.Register(readerDriver, &sqlite3.SQLiteDriver{})
+}
+
+// Store is an open state database. A writer (Open) may run write
+// transactions; a reader (OpenReadOnly) may only query. Both are safe for
+// concurrent use by several goroutines.
+type Store struct {
+	Queries
+	db       *sql.DB
+	ws       Workspace
+	readOnly bool
+	// writeMu serialises this process's write transactions so that they
+	// queue in Go instead of spinning on SQLite's busy handler.
+	writeMu sync.Mutex
+	now     func() time.Time
+	project Project
+}
+
+// Workspace returns the workspace the store belongs to.
+func (s *Store) Workspace() Workspace { return s.ws }
+
+// ReadOnly reports whether the store was opened with OpenReadOnly.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB exposes the handle for read-only diagnostics (check, stats). Writers
+// must use Write.
+func (s *Store) DB() *sql.DB { return s.db }
+
+func dsn(path string, params url.Values) string {
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + params.Encode()
+}
+
+// Open opens (creating and migrating as needed) the workspace's store for
+// writing. It refuses to create private data unless git confirms that
+// .fluzodrive/ is untracked and excluded, refuses a symlinked data root,
+// and verifies WAL, synchronous=FULL, foreign_keys and busy_timeout on
+// every connection; any failure is a storage_error (exit 13).
+func Open(ctx context.Context, ws Workspace) (*Store, error) {
+	if err := EnsureDrive(ctx, ws); err != nil {
+		return nil, err
+	}
+	if err := createPrivateFile(ws.Database()); err != nil {
+		return nil, err
+	}
+	params := url.Values{}
+	params.Set("_txlock", "immediate")
+	params.Set("_journal_mode", "WAL")
+	params.Set("_synchronous", "FULL")
+	params.Set("_foreign_keys", "1")
+	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	db, err := sql.Open(writerDriver, dsn(ws.Database(), params))
+	if err != nil {
+		return nil, storageErr(err, "cannot open "+ws.Database())
+	}
+	s := &Store{Queries: Queries{db}, db: db, ws: ws, now: time.Now}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, asStorage(err, "cannot open "+ws.Database())
+	}
+	if err := migrate(ctx, s); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.ensureProject(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenReadOnly opens an existing store for queries only. It never creates,
+// migrates or repairs anything and works while a writer is active (WAL).
+// A missing store is not_found; a store of another schema version is a
+// storage_error.
+func OpenReadOnly(ctx context.Context, ws Workspace) (*Store, error) {
+	if _, err := checkDataRoot(ws); err != nil {
+		return nil, err
+	}
+	fi, err := os.Lstat(ws.Database())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, core.Errorf(core.CodeNotFound, "no Fluzo store in %s", ws.Root).
+			WithHint("run 'fluzo-store init' (or a task) in the repository first")
+	case err != nil:
+		return nil, storageErr(err, "cannot inspect "+ws.Database())
+	case !fi.Mode().IsRegular():
+		return nil, core.Errorf(core.CodeStorageError, "%s is not a regular file", ws.Database()).
+			WithHint("remove the link or special file; Fluzo never follows it")
+	}
+	params := url.Values{}
+	params.Set("mode", "ro")
+	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	params.Set("_query_only", "1")
+	db, err := sql.Open(readerDriver, dsn(ws.Database(), params))
+	if err != nil {
+		return nil, storageErr(err, "cannot open "+ws.Database())
+	}
+	s := &Store{Queries: Queries{db}, db: db, ws: ws, readOnly: true, now: time.Now}
+	v, err := userVersion(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := compatible(v, ws); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.loadProject(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		db.Close()
+		return nil, storageErr(err, "cannot read the project record")
+	}
+	return s, nil
+}
+
+// compatible accepts exactly the current schema for read-only use.
+func compatible(v int, ws Workspace) error {
+	switch {
+	case v == SchemaVersion:
+		return nil
+	case v == 0:
+		return core.Errorf(core.CodeNotFound, "the store %s is not initialised", ws.Database()).
+			WithHint("run 'fluzo-store init' in %s", ws.Root)
+	case v > SchemaVersion:
+		return newerSchema(v, ws)
+	default:
+		return core.Errorf(core.CodeStorageError, "the store %s has schema v%d; this build reads v%d", ws.Database(), v, SchemaVersion).
+			WithHint("open it once for writing ('fluzo-store init') to migrate it; a backup is made first")
+	}
+}
+
+func newerSchema(v int, ws Workspace) error {
+	return core.Errorf(core.CodeStorageError, "the store %s has schema v%d, newer than this build (v%d)", ws.Database(), v, SchemaVersion).
+		WithHint("upgrade Fluzo; the store is left untouched")
+}
+
+// pragmaWant lists the values each writer connection must report.
+var pragmaWant = []struct{ name, want string }{
+	{"journal_mode", "wal"},
+	{"synchronous", "2"},
+	{"foreign_keys", "1"},
+	{"busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds())},
+}
+
+// verifyPragmas reads back the durability pragmas of a new connection.
+func verifyPragmas(conn *sqlite3.SQLiteConn) error {
+	for _, p := range pragmaWant {
+		got, err := pragmaValue(conn, p.name)
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(got, p.want) {
+			return core.Errorf(core.CodeStorageError, "SQLite pragma %s is %q, want %q", p.name, got, p.want).
+				WithHint("the filesystem may not support WAL (network or read-only filesystems); keep the workspace on a local disk").
+				With("pragma", p.name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package store
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/josecorral/fluzo/lib/core"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// storageErr wraps a low-level failure as storage_error (exit 13).
+func storageErr(err error, what string) *core.Error {
+	e := core.Wrap(err, core.CodeStorageError, what)
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return e.WithHint("another process holds the store's write lock; retry when it finishes")
+		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
+			return e.WithHint("the database is damaged; run 'fluzo-store check' and restore a backup from .fluzodrive/backups")
+		case sqlite3.ErrFull:
+			return e.WithHint("the disk is full; free space or purge history ('fluzo-store history purge')")
+		case sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrCantOpen:
+			return e.WithHint("check the permissions of .fluzodrive and its files (owner-only, 0700/0600)")
+		}
+	}
+	return e.WithHint("run 'fluzo-store check' for details")
+}
+
+// asStorage keeps a typed error as is and wraps anything else.
+func asStorage(err error, what string) error {
+	var fe *core.Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return storageErr(err, what)
+}
+
+// pragmaValue reads one pragma on a raw driver connection.
+func pragmaValue(conn *sqlite3.SQLiteConn, name string) (string, error) {
+	rows, err := conn.Query("PRAGMA "+name, nil)
+	if err != nil {
+		return "", storageErr(err, "cannot read pragma "+name)
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(dest); err != nil {
+		if errors.Is(err, io.EOF) {
+			return "", core.Errorf(core.CodeStorageError, "pragma %s returned nothing", name)
+		}
+		return "", storageErr(err, "cannot read pragma "+name)
+	}
+	switch v := dest[0].(type) {
+	case []byte:
+		return string(v), nil
+	default:
+		return fmt.Sprint(v), nil
+	}
+}
+
+func errMessage(err error) string { return core.AsError(err).Error() }
+func errHint(err error) string    { return core.AsError(err).Hint }

@@ -1,0 +1,5 @@
+package telemetry
+
+import "syscall"
+
+const syscallNoFollow = syscall.O_NOFOLLOW | syscall.O_CLOEXEC

@@ -1,0 +1,42 @@
+package telemetry
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+func TestPurgeRefusesWhileWriterActiveThenDryRunAndYes(t *testing.T) {
+	rt, dir := startArchive(t, Options{})
+	drive := filepath.Dir(dir)
+	_, s := rt.StartToolCall(context.Background(), "read_file", "op")
+	s.End(OutcomeOK, nil)
+	rt.Flush(context.Background())
+	if _, err := Purge(drive, true); core.CodeOf(err) != core.CodeWorkspaceBusy {
+		t.Fatalf("purge during a live writer: %v, want workspace_busy", err)
+	}
+	rt.Shutdown(context.Background())
+
+	plan, err := Purge(drive, true)
+	if err != nil || len(plan.Files) < 2 || plan.Removed != 0 || plan.Bytes == 0 {
+		t.Fatalf("dry run = %+v, %v", plan, err)
+	}
+	if segs, _ := ListSegments(dir); len(segs) == 0 {
+		t.Fatal("dry run removed segments")
+	}
+	plan, err = Purge(drive, false)
+	if err != nil || plan.Removed != len(plan.Files) || plan.Remote != RemoteNotice {
+		t.Fatalf("purge = %+v, %v", plan, err)
+	}
+	if segs, _ := ListSegments(dir); len(segs) != 0 {
+		t.Fatalf("segments left: %v", segs)
+	}
+	// A new writer can start after a purge.
+	rt2, err := Start(context.Background(), Options{DriveDir: drive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt2.Shutdown(context.Background())
+}
