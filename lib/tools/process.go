@@ -99,6 +99,8 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	p, err := proc.Start(proc.Spec{
 		Argv: full, Dir: "/proc/self/fd/" + strconv.Itoa(int(dir.Fd())), Env: childEnv,
 		Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit,
+		// exec and shell hold the exclusive lock: no other child runs.
+		AdoptOrphans: s.opts.Subreaper,
 	})
 	if err != nil {
 		return nil, err

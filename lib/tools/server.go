@@ -34,6 +34,11 @@ type Options struct {
 	// ParentEnv is the environment baseline values come from (default
 	// os.Environ()).
 	ParentEnv []string
+	// Subreaper makes this process adopt orphaned descendants of its
+	// children, so exec and shell can find and stop grandchildren that
+	// started their own session. It changes the whole process; the
+	// fluzo-tool binary sets it, embedders usually should not.
+	Subreaper bool
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
@@ -67,6 +72,11 @@ func NewServer(opts Options) (*Server, error) {
 	if err := opts.Env.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Subreaper {
+		if err := proc.EnableSubreaper(); err != nil {
+			opts.Subreaper = false
+		}
+	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)
 	if err != nil {
 		return nil, err
@@ -85,6 +95,7 @@ func (s *Server) Root() *confine.Root { return s.root }
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.out = json.NewEncoder(out)
+	s.out.SetEscapeHTML(false)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lines := make(chan []byte)

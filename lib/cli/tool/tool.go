@@ -45,6 +45,7 @@ func options(c *cli.Command) (tools.Options, error) {
 	return tools.Options{
 		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
 		CaptureLimit: int(c.Int("capture-limit")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
+		Subreaper: true,
 	}, nil
 }
 
@@ -120,7 +121,9 @@ A process that ran and exited non-zero is a successful call: read exit_code.`,
 			}
 			defer s.Close()
 			reply := s.Handle(ctx, tools.Request{V: core.WireVersion, ID: "call", Tool: c.Args().First(), Args: json.RawMessage(c.String("args"))})
-			if err := json.NewEncoder(c.Root().Writer).Encode(reply); err != nil {
+			enc := json.NewEncoder(c.Root().Writer)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(reply); err != nil {
 				return core.Wrap(err, core.CodeFailed, "cannot write the reply")
 			}
 			if reply.Error != nil {
