@@ -54,6 +54,21 @@ never show secret-bearing files such as .env, *.pem or id_* keys.
 
 The jail covers the file tools only: exec and shell run unsandboxed programs
 as the same user, in the root by default.`},
+		{Title: "Processes", Body: `exec runs argv[0] found on the child's PATH (absolute entries only) without a
+shell; a failed spawn is reported (executable_not_found, spawn_failed) and never
+retried through /bin/sh. shell runs /bin/sh -c. Each child starts a new session
+and process group with stdin from /dev/null and no controlling terminal. Each of
+stdout and stderr keeps its first and last --capture-limit/2 bytes, with a
+marker and the total byte count; the pipes are drained to the end.
+
+When the leader exits, remaining members of its group, its session and its
+descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
+subreaper, so grandchildren that double-fork into a new session are adopted
+and stopped too. The result reports exit_code or signal, duration_ms,
+timed_out, cancelled, killed, truncation flags and any process whose end could
+not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
+caller caps it by its remaining budget) sends SIGTERM, then SIGKILL after the
+grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
 TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
