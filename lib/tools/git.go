@@ -51,7 +51,9 @@ func runGitStatus(ctx context.Context, s *Server, id string, raw json.RawMessage
 	if err := decodeArgs(raw, &noArgs{}); err != nil {
 		return nil, err
 	}
-	return s.runGit(ctx, id, "status", "--short", "--branch", "--untracked-files=all")
+	// Submodule work trees are not entered: that would run git under the
+	// submodule's own configuration, whose drivers were not neutralised.
+	return s.runGit(ctx, id, "status", "--short", "--branch", "--untracked-files=all", "--ignore-submodules=dirty")
 }
 
 type gitDiffArgs struct {
@@ -64,7 +66,7 @@ func runGitDiff(ctx context.Context, s *Server, id string, raw json.RawMessage) 
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	sub := []string{"diff", "--no-ext-diff", "--no-textconv", "--no-color"}
+	sub := []string{"diff", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=dirty"}
 	if a.Staged {
 		sub = append(sub, "--cached")
 	}

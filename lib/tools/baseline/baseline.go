@@ -45,7 +45,7 @@ type Snapshot struct {
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
 	env := gitx.Env(baseEnv)
-	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"), env)
+	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"), env)
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")

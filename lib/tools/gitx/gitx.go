@@ -35,6 +35,9 @@ var hardening = []string{
 	"protocol.ext.allow=never",
 	"uploadpack.packObjectsHook=",
 	"status.relativePaths=false",
+	"status.submoduleSummary=false",
+	"submodule.recurse=false",
+	"diff.ignoreSubmodules=dirty",
 	"color.ui=never",
 }
 
