@@ -145,6 +145,13 @@ func runGitAdd(ctx context.Context, s *Server, id string, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
+	// Staging runs clean filters. Running them would launch programs the
+	// repository chose; skipping them would stage the wrong content (an
+	// LFS repository would commit the raw file). Refuse instead.
+	if drivers := gitx.FilterDrivers(ctx, s.root.Dir(), gitx.Env(s.childEnvOrBaseline())); len(drivers) > 0 {
+		return nil, core.Errorf("helper_required", "staging in this repository needs its filter drivers (%s), which git tools never run", strings.Join(drivers, ", ")).
+			WithHint("stage through the shell tool (git add ...), which policy reviews as an ordinary process")
+	}
 	return s.runGit(ctx, id, append([]string{"add", "--"}, paths...)...)
 }
 

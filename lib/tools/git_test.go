@@ -77,6 +77,9 @@ func TestGitMutationsAreSeparateAndHookless(t *testing.T) {
 	git(t, remote, "init", "-q", "--bare")
 	git(t, repo, "remote", "add", "origin", remote)
 	c := newClient(t, repo)
+	// The repository's filter driver must run to stage correctly: refused.
+	callErr(t, c, "git_add", map[string]any{"paths": []string{"a.txt"}}, "helper_required")
+	git(t, repo, "config", "--remove-section", "filter.evil")
 	add := callOK[GitResult](t, c, "git_add", map[string]any{"paths": []string{"a.txt"}})
 	if *add.ExitCode != 0 || !strings.Contains(git(t, repo, "diff", "--cached", "--name-only"), "a.txt") {
 		t.Fatalf("git_add = %+v", add.Outcome)
