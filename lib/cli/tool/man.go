@@ -77,7 +77,11 @@ BASH_ENV, ENV and LD_* are refused even when set explicitly.
 
 Git runs with GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, GIT_CONFIG_NOSYSTEM=1
 and configuration overrides that disable fsmonitor, pagers, external diff,
-textconv, hooks, filter drivers, credential helpers, editors and signing.`},
+textconv, hooks, filter drivers, credential helpers, editors and signing.
+Submodule work trees are not inspected. In repositories with filter drivers
+(Git LFS, for example) status and diff compare unfiltered content, and git_add
+refuses with helper_required rather than stage unfiltered files; stage through
+the shell tool, which policy reviews as a process.`},
 		{Title: "Files", Body: `${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml
   the user's credential file; protected from every tool.`},
 		{Title: "Examples", Body: `Read a file:
