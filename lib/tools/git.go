@@ -27,7 +27,8 @@ func (s *Server) runGit(ctx context.Context, id string, sub ...string) (any, err
 	if err != nil {
 		return nil, err
 	}
-	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, argv[1:]...), Env: env, Timeout: 120 * time.Second, Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
+	timeout, _ := effectiveTimeout(ctx, DefaultTimeoutSeconds)
+	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, argv[1:]...), Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
 	if err != nil {
 		return nil, err
 	}

@@ -266,3 +266,16 @@ func TestWorkingDirectoryIsConfined(t *testing.T) {
 	callErr(t, c, "exec", map[string]any{"argv": []string{"pwd"}, "cwd": "up"}, "outside_root")
 	callErr(t, c, "shell", map[string]any{"script": "pwd", "cwd": ".git"}, "protected_path")
 }
+
+func TestMaxSecondsCapsTheModelsTimeout(t *testing.T) {
+	c := newClient(t, t.TempDir())
+	args, _ := json.Marshal(map[string]any{"script": "sleep 30", "timeout_seconds": 600})
+	p, err := c.StartWithin("shell", args, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := wait(t, p)
+	if !r.TimedOut || !r.TimeoutCapped || r.TimeoutSeconds > 0.31 {
+		t.Fatalf("capped run: timeout %v capped %v timed_out %v", r.TimeoutSeconds, r.TimeoutCapped, r.TimedOut)
+	}
+}

@@ -193,7 +193,7 @@ func (s *Server) dispatch(ctx context.Context, line []byte) {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args})
+		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args, MaxSeconds: in.MaxSeconds})
 		s.mu.Lock()
 		delete(s.active, in.ID)
 		delete(s.early, in.ID)
@@ -218,6 +218,12 @@ func (s *Server) Handle(ctx context.Context, req Request) Reply {
 	} else {
 		s.lock.RLock()
 		defer s.lock.RUnlock()
+	}
+	if req.MaxSeconds < 0 {
+		return errReply(req.ID, core.Errorf(core.CodeInvalidRequest, "max_seconds cannot be negative").WithHint("leave it out for no cap"))
+	}
+	if req.MaxSeconds > 0 {
+		ctx = context.WithValue(ctx, maxSecondsKey{}, req.MaxSeconds)
 	}
 	result, err := t.run(ctx, s, req.ID, req.Args)
 	if err != nil {
@@ -270,4 +276,16 @@ func anyAlive(procs []*proc.Process) bool {
 		}
 	}
 	return false
+}
+
+// maxSecondsKey carries a request's max_seconds to the process tools.
+type maxSecondsKey struct{}
+
+// effectiveTimeout applies the request's cap to a tool's timeout and says
+// whether the cap shortened it.
+func effectiveTimeout(ctx context.Context, seconds float64) (float64, bool) {
+	if max, ok := ctx.Value(maxSecondsKey{}).(float64); ok && max < seconds {
+		return max, true
+	}
+	return seconds, false
 }
