@@ -28,8 +28,9 @@ it belongs to a group this server started (otherwise not_owned). The interrupted
 request still ends with its result, flagged cancelled or killed.
 
 A request may carry "max_seconds": the caller's remaining budget. It caps the
-timeout of any process the request runs, whatever timeout_seconds the (model-
-written) arguments ask for; the result then says "timeout_capped":true.
+timeout of any process the request runs, whatever timeout_seconds the
+arguments (written by the model) ask for; the result then says
+"timeout_capped":true.
 
 Unknown fields in requests and arguments are errors (invalid_request).`},
 		{Title: "Tools", Body: `view {path, offset?, limit?}; ls {path?, depth?}; glob {pattern, path?};
