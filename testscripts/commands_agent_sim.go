@@ -22,7 +22,7 @@ func init() {
 }
 
 var (
-	agentSimMu      sync.Mutex
+	agentSimMu sync.Mutex
 	simServers = map[*testscript.TestScript]*sim.Server{}
 )
 

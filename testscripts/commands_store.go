@@ -240,21 +240,32 @@ func cmdWithLock(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// corrupt FILE overwrites the middle of FILE with garbage (the page
-// layout of a SQLite file means this hits table or index pages).
+// corrupt [-tail] FILE overwrites FILE with garbage: every third page from
+// the second on (the schema page included), or with -tail only inside the
+// last page, which leaves the schema readable but fails integrity checks.
 func cmdCorrupt(ts *testscript.TestScript, neg bool, args []string) {
+	tail := len(args) == 2 && args[0] == "-tail"
+	if tail {
+		args = args[1:]
+	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: corrupt FILE")
+		ts.Fatalf("usage: corrupt [-tail] FILE")
 	}
 	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_RDWR, 0)
 	ts.Check(err)
 	defer f.Close()
 	fi, err := f.Stat()
 	ts.Check(err)
-	junk := []byte(strings.Repeat("\xde\xad\xbe\xef", 2048))
-	for off := int64(4096); off < fi.Size(); off += 3 * 4096 {
-		_, err := f.WriteAt(junk, off)
+	const page = 4096
+	if tail {
+		_, err := f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", 500)), fi.Size()-page+100)
 		ts.Check(err)
+	} else {
+		junk := []byte(strings.Repeat("\xde\xad\xbe\xef", page/2))
+		for off := int64(page); off < fi.Size(); off += 3 * page {
+			_, err := f.WriteAt(junk, off)
+			ts.Check(err)
+		}
 	}
 	ts.Check(f.Sync())
 }

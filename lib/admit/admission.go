@@ -144,11 +144,11 @@ func (a *Admission) Admit(ctx context.Context, req Request) (*Slot, error) {
 		a.mu.Unlock()
 		return s, nil
 	}
-	if len(p.queue) >= p.queueCap {
+	if queued := len(p.queue); queued >= p.queueCap {
 		a.mu.Unlock()
-		return nil, core.Errorf(core.CodeCapacityExhausted, "the %s pool's queue is full (%d waiting)", rt.pool, len(p.queue)).
+		return nil, core.Errorf(core.CodeCapacityExhausted, "the %s pool's queue is full (%d waiting)", rt.pool, queued).
 			WithHint("wait for running requests to finish, or raise capacity_pools.%s.queue_capacity", rt.pool).
-			With("pool", rt.pool).With("queued", len(p.queue))
+			With("pool", rt.pool).With("queued", queued)
 	}
 	w := &waiter{model: req.Model, rt: rt, ready: make(chan *Slot, 1)}
 	p.queue = append(p.queue, w)

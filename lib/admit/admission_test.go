@@ -297,3 +297,80 @@ func TestAdoptedUncertainRequestOccupiesCapacity(t *testing.T) {
 		t.Errorf("unknown model: %v", err)
 	}
 }
+
+// TestStressCancellationsTimeoutsAndUncertainty mixes admissions,
+// cancellations, timeouts, full queues, shadow requests and uncertain
+// slots from many goroutines; afterwards nothing leaks and every failure
+// is one of the typed outcomes.
+func TestStressCancellationsTimeoutsAndUncertainty(t *testing.T) {
+	cfg := parse(t, "[agent]\nmodel = \"coder\"\n"+model("coder", "flash", "srv", 2)+
+		"[models.laya]\nprovider = \"laya_systemone\"\nendpoint = \"http://127.0.0.1:1/l\"\npool = \"srv\"\nmax_in_flight = 2\n"+
+		poolTOML("srv", 3, 1, 4))
+	a := New(cfg)
+	var uncertain []*Slot
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g := 0; g < 64; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 30; i++ {
+				ctx, cancel := context.WithCancel(context.Background())
+				if (g+i)%5 == 0 {
+					go cancel()
+				}
+				req := Request{Model: "coder", MaxWait: time.Duration(1+(g+i)%3) * time.Millisecond}
+				if (g+i)%4 == 0 {
+					req = Request{Model: "laya", Class: Shadow}
+				}
+				s, err := a.Admit(ctx, req)
+				cancel()
+				if err != nil {
+					switch core.CodeOf(err) {
+					case core.CodeCapacityExhausted, core.CodeCapacityWaitTimeout, core.CodeCancelled:
+					default:
+						t.Errorf("unexpected %v", err)
+					}
+					continue
+				}
+				switch (g + i) % 7 {
+				case 0:
+					s.CancelBeforeDispatch()
+				case 1:
+					s.Dispatched()
+					s.Uncertain()
+					mu.Lock()
+					uncertain = append(uncertain, s)
+					mu.Unlock()
+				default:
+					s.Dispatched()
+					s.Complete()
+				}
+				if i%3 == 0 {
+					mu.Lock()
+					if n := len(uncertain); n > 0 {
+						uncertain[n-1].Reconcile()
+						uncertain = uncertain[:n-1]
+					}
+					mu.Unlock()
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	for _, s := range uncertain {
+		if err := s.Reconcile(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range a.Status() {
+		if p.Occupied != 0 || p.Queued != 0 || p.ShadowOccupied != 0 {
+			t.Errorf("leak after stress: %+v", p)
+		}
+		for _, c := range p.Capacities {
+			if c.Occupied != 0 {
+				t.Errorf("capacity leak: %+v", c)
+			}
+		}
+	}
+}

@@ -16,6 +16,9 @@
 // Reconcile; an uncertain slot stays occupied. Apply(cfg) is the explicit
 // application of changed limits (lowered limits drain, raised ones apply
 // only then). Shadow requests are skipped, never queued.
+// AdmitWithBudget combines both into one Ticket (token reservation plus
+// slot, arch §8.2): Complete(usage), CancelBeforeDispatch, Uncertain.
+// Create one Admission per process (§43.3: no cross-process coordination).
 //
 // Ownership: AcquireOwner(<workspace>/.fluzodrive, opts) flocks owner.lock
 // and writes owner.json; a second owner gets workspace_busy naming the

@@ -26,6 +26,9 @@ type OwnerState struct {
 // non-blocking flock on a separate descriptor, released at once.
 func OwnerStatus(drive string) (OwnerState, error) {
 	st := OwnerState{V: core.WireVersion, Type: "lock_status", State: "free"}
+	if _, err := os.Lstat(drive); errors.Is(err, os.ErrNotExist) {
+		return st, nil // never opened by Fluzo: nobody owns it
+	}
 	if err := checkDrive(drive); err != nil {
 		return st, err
 	}

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -107,5 +109,53 @@ func TestOwnerRefusesSymlinkedDrive(t *testing.T) {
 	}
 	if _, err := AcquireOwner(filepath.Join(t.TempDir(), "missing"), OwnerOptions{}); core.CodeOf(err) != core.CodeStorageError {
 		t.Errorf("missing drive: %v", err)
+	}
+}
+
+func TestOwnerStatusWritesNothing(t *testing.T) {
+	d := drive(t)
+	for i := 0; i < 2; i++ {
+		st, err := OwnerStatus(d)
+		if err != nil || st.Held || st.State != "free" {
+			t.Fatalf("%+v %v", st, err)
+		}
+		if entries, _ := os.ReadDir(d); len(entries) != 0 {
+			t.Fatalf("status created %v", entries)
+		}
+	}
+	if st, err := OwnerStatus(filepath.Join(t.TempDir(), "never-opened")); err != nil || st.State != "free" {
+		t.Errorf("missing drive: %+v %v", st, err)
+	}
+}
+
+func TestConcurrentOwnersNeverOverlap(t *testing.T) {
+	d := drive(t)
+	var holders, maxHolders, wins int64
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				OwnerStatus(d) // probes must not disturb owners
+				o, err := AcquireOwner(d, OwnerOptions{})
+				if err != nil {
+					if core.CodeOf(err) != core.CodeWorkspaceBusy {
+						t.Errorf("unexpected %v", err)
+					}
+					continue
+				}
+				n := atomic.AddInt64(&holders, 1)
+				for m := atomic.LoadInt64(&maxHolders); n > m && !atomic.CompareAndSwapInt64(&maxHolders, m, n); m = atomic.LoadInt64(&maxHolders) {
+				}
+				atomic.AddInt64(&wins, 1)
+				atomic.AddInt64(&holders, -1)
+				o.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	if maxHolders != 1 || wins == 0 {
+		t.Errorf("max simultaneous owners %d, wins %d", maxHolders, wins)
 	}
 }

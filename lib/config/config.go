@@ -20,7 +20,7 @@ const (
 type Value struct {
 	Key    string `json:"key"`
 	Value  any    `json:"value"`
-	Source Source `json:"source"`
+	Source Source `json:"source,omitempty"`
 	File   string `json:"file,omitempty"`
 	Line   int    `json:"line,omitempty"`
 }

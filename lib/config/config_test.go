@@ -186,6 +186,8 @@ func TestDiagnosticsCarryFileLineKeyAndValidRange(t *testing.T) {
 		{"bad option", "schema_version = 1\n[policy]\nshell = \"maybe\"\n", "policy.shell", "not a supported value", `"ask"`, 3},
 		{"schema version", "schema_version = 2\n", "schema_version", "unsupported schema_version", "1", 1},
 		{"missing version", "[harness]\nmax_turns = 3\n", "schema_version", "does not declare", "1", 0},
+		{"yolo is never a setting", "schema_version = 1\nyolo = true\n", "yolo", "unknown key", "schema_version", 2},
+		{"empty file", "", "schema_version", "does not declare", "1", 0},
 		{"literal key", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key = \"sk-123\"\n", "models.coder.api_key", "literal credentials", "api_key_env", 5},
 		{"key in env name", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\nauth = \"env\"\napi_key_env = \"sk-live-abc.def\"\n", "models.coder.api_key_env", "literal credentials", "NAME", 6},
 		{"url credentials", "schema_version = 1\n[models.coder]\nbase_url = \"http://u:p@h/v1\"\nmodel = \"m\"\n", "models.coder.base_url", "must not carry credentials", "", 3},

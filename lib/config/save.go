@@ -212,3 +212,12 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
+
+// Reset records key = its registry default ("Restore defaults").
+func (d *Draft) Reset(key string) error {
+	s, ok := Lookup(key)
+	if !ok {
+		return invalid([]Diagnostic{{Key: key, Problem: "unknown key", Valid: suggest(key)}})
+	}
+	return d.SetValue(key, copyValue(s.Default))
+}

@@ -244,3 +244,35 @@ func TestCLIOverridesStayAuthoritativeAfterSave(t *testing.T) {
 		t.Errorf("saved file:\n%s", data)
 	}
 }
+
+func TestOutsideChangeKindsAndReset(t *testing.T) {
+	path := writeConfig(t, commented)
+	cfg, _ := Load(path)
+	if k, err := cfg.OutsideChangeKind(); k != ChangeNone || err != nil {
+		t.Fatalf("%s %v", k, err)
+	}
+	os.WriteFile(path, []byte(commented+"\n# touched\n"), 0o640)
+	if k, _ := cfg.OutsideChangeKind(); k != ChangeModified {
+		t.Errorf("in-place edit: %s", k)
+	}
+	tmp := path + ".new"
+	os.WriteFile(tmp, []byte(commented), 0o640)
+	os.Rename(tmp, path)
+	if k, _ := cfg.OutsideChangeKind(); k != ChangeReplaced {
+		t.Errorf("rename over: %s", k)
+	}
+	os.Remove(path)
+	if k, _ := cfg.OutsideChangeKind(); k != ChangeDeleted {
+		t.Errorf("deleted: %s", k)
+	}
+	os.WriteFile(path, []byte(commented), 0o640)
+	cfg, _ = Load(path)
+	d := cfg.Edit()
+	if err := d.Reset("harness.max_turns"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Save()
+	if err != nil || res.Config.Int("harness.max_turns") != 30 || res.Config.Source("harness.max_turns") != SourceFile {
+		t.Fatalf("reset: %v", err)
+	}
+}

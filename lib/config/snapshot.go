@@ -79,3 +79,41 @@ func (c *Config) OutsideChange() (bool, error) {
 }
 
 var errTooLarge = errors.New("configuration file is larger than 4 MiB")
+
+// Kinds of outside change, for the notice shown before the next save.
+const (
+	ChangeNone     = "none"
+	ChangeModified = "modified" // same file, new content or metadata
+	ChangeReplaced = "replaced" // another file now has the name (new inode)
+	ChangeDeleted  = "deleted"
+	ChangeCreated  = "created"
+)
+
+// ChangeKind classifies the difference between two snapshots of a path.
+func ChangeKind(before, after Snapshot) string {
+	switch {
+	case before.Same(after):
+		return ChangeNone
+	case before.Exists && !after.Exists:
+		return ChangeDeleted
+	case !before.Exists && after.Exists:
+		return ChangeCreated
+	case before.Dev != after.Dev || before.Ino != after.Ino:
+		return ChangeReplaced
+	}
+	return ChangeModified
+}
+
+// OutsideChangeKind polls like OutsideChange and says what kind of change
+// happened (ChangeNone when nothing did). A failed probe is an error,
+// never a change.
+func (c *Config) OutsideChangeKind() (string, error) {
+	if c.Path == "" {
+		return ChangeNone, nil
+	}
+	now, err := Probe(c.Path)
+	if err != nil {
+		return ChangeNone, err
+	}
+	return ChangeKind(c.loaded, now), nil
+}

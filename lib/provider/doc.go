@@ -80,8 +80,25 @@
 //
 // # Laya
 //
-// NewLaya and Laya.Ask post typed questions to /v1/systemone (or the
-// llama-swap route /upstream/<model>/v1/systemone when BaseURL says so)
-// and validate the answer strictly; see laya.go. Laya answers are
+//	l, err := provider.NewLaya(provider.Endpoint{BaseURL: "http://127.0.0.1:8080/upstream/laya/v1",
+//		Timeouts: provider.Timeouts{Total: 5 * time.Second}})
+//	resp, err := l.Ask(ctx, provider.LayaRequest{Model: "laya", State: snapshot,
+//		Questions: map[string]provider.Question{
+//			"kind": {Type: provider.QuestionChoice, Instructions: "What kind of task?",
+//				Criteria: map[string]string{"bugfix": "…", "feature": "…"}},
+//			"risk": {Type: provider.QuestionScore, Levels: []string{"low", "medium", "high"}},
+//			"read_only": {Type: provider.QuestionNoul, Instructions: "Does the user forbid edits?"},
+//		}})
+//
+// Ask posts to BaseURL+"/systemone" and validates the answer strictly: an
+// unknown answer type, a probability outside [0,1], a distribution not
+// summing to 1 (±0.01) or not covering exactly the offered options, a
+// choice outside the offered set, a score outside its levels, a missing
+// confidence, a missing or unasked answer — each is a protocol_error naming
+// the question (Details["question"]). Both Laya's full response (Shape
+// "full": answer_confidence, action.act_probability, routing, usage) and the
+// strict Jev shape (Shape "jev") are accepted; provider confidence, answer
+// confidence, option probabilities and act_probability stay distinct
+// fields. Laya never retries and never follows redirects. Its answers are
 // observations: nothing in them authorizes, routes or blocks anything.
 package provider

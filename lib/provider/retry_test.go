@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,4 +182,38 @@ func TestRetryHookAndLateCredential(t *testing.T) {
 	if v := mustVerify(t, s); v.Requests != 1 {
 		t.Fatalf("requests %d", v.Requests)
 	}
+}
+
+// An unavailable server is a transient failure, retried within bounds.
+func TestUnavailableServerIsTransient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens here now
+	rec := &sleeps{}
+	c := client(t, "http://"+addr+"/v1", func(e *provider.Endpoint) { e.Retries = 1; e.Sleep = rec.sleep })
+	_, err = c.Chat(context.Background(), chatReq(true), nil)
+	if provider.ClassOf(err) != provider.ClassTransient || len(provider.AttemptsOf(err)) != 2 || len(rec.waits) != 1 {
+		t.Fatalf("err %v attempts %d waits %v", err, len(provider.AttemptsOf(err)), rec.waits)
+	}
+	if a := provider.AttemptsOf(err)[0]; a.Status != 0 || a.Output {
+		t.Fatalf("attempt %+v", a)
+	}
+}
+
+// A connection cut before any output is retried; nothing was streamed, so
+// no restart is announced.
+func TestCutBeforeOutputIsRetriedSilently(t *testing.T) {
+	s := startSim(t, `{"version":1,"models":["m"],"steps":[{"id":"cut","respond":{"text":"x","fault":"disconnect","fault_after":1}},{"id":"ok","respond":{"text":"fine"}}]}`)
+	var kinds []provider.DeltaKind
+	resp, err := client(t, s.BaseURL(), func(e *provider.Endpoint) { e.Retries = 1 }).Chat(context.Background(), chatReq(true), func(d provider.Delta) { kinds = append(kinds, d.Kind) })
+	if err != nil || resp.Content != "fine" {
+		t.Fatalf("resp %+v err %v", resp, err)
+	}
+	if len(kinds) != 1 || kinds[0] != provider.DeltaContent || resp.Attempts[0].Output {
+		t.Fatalf("deltas %v attempts %+v", kinds, resp.Attempts)
+	}
+	mustVerify(t, s)
 }

@@ -26,6 +26,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.active.Add(1)
+	defer s.active.Done()
 	s.mu.Lock()
 	s.n++
 	rec := &record{V: 1, Type: "request", N: s.n, Method: r.Method, Path: r.URL.Path}
@@ -70,7 +72,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) models(w http.ResponseWriter) {
-	var data []any
+	data := []any{}
 	for _, m := range s.sc.Models {
 		data = append(data, map[string]any{"id": m, "object": "model", "created": 1767225600, "owned_by": "fluzo-sim"})
 	}

@@ -31,6 +31,7 @@ type Server struct {
 	target   *redirectTarget
 	shutdown chan struct{}
 	once     sync.Once
+	active   sync.WaitGroup // requests being answered
 
 	mu          sync.Mutex
 	queues      map[string]*queue
@@ -111,6 +112,14 @@ func (s *Server) Close() error {
 		close(s.shutdown)
 		s.srv.Close()
 		s.target.srv.Close()
+		// Closed connections cancel the handlers' contexts; wait for them
+		// so that no request record follows the verdict.
+		done := make(chan struct{})
+		go func() { s.active.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 	})
 	return nil
 }

@@ -52,7 +52,7 @@ type TargetReport struct {
 func (s *Server) Verify() Verdict {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := Verdict{V: 1, Type: "verdict", Scenario: s.sc.Name, Requests: s.n,
+	v := Verdict{V: 1, Type: "verdict", Scenario: s.sc.Name, Requests: s.n, Steps: []StepReport{},
 		MaxConcurrent: maps.Clone(s.maxInflight),
 		RedirectTarget: TargetReport{Hits: s.target.hits.Load(), Bytes: s.target.bytes.Load(),
 			Credentials: s.target.credentials.Load()},

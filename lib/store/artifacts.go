@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -137,19 +136,39 @@ func (tx *Tx) AttachArtifact(sessionID string, ref ArtifactRef) error {
 	return nil
 }
 
-// OpenArtifact opens stored content for reading, never through a symlink.
+// OpenArtifact opens stored content for reading, never through a symlink
+// (neither the artifact directory, its shard nor the file may be a link).
 func (s *Store) OpenArtifact(sha string) (*os.File, error) {
 	if !validSHA(sha) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "artifact id %q is not a SHA-256", sha)
 	}
-	f, err := os.OpenFile(s.ws.ArtifactPath(sha), os.O_RDONLY|unix.O_NOFOLLOW, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	shard, err := openShard(s.ws, sha)
+	if errors.Is(err, unix.ENOENT) {
+		return nil, notFound("artifact", sha)
+	}
+	if err != nil {
+		return nil, storageErr(err, "cannot open the artifact directory of "+sha)
+	}
+	defer unix.Close(shard)
+	fd, err := unix.Openat(shard, sha, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
 		return nil, notFound("artifact", sha)
 	}
 	if err != nil {
 		return nil, storageErr(err, "cannot open artifact "+sha)
 	}
-	return f, nil
+	return os.NewFile(uintptr(fd), s.ws.ArtifactPath(sha)), nil
+}
+
+// openShard opens .fluzodrive/artifacts/<xx> without following links.
+func openShard(ws Workspace, sha string) (int, error) {
+	const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	root, err := unix.Open(ws.Artifacts(), dirFlags, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(root)
+	return unix.Openat(root, sha[:2], dirFlags, 0)
 }
 
 // ListArtifacts returns the artifacts a session references.
@@ -162,4 +181,28 @@ func (q Queries) ListArtifacts(ctx context.Context, sessionID string) ([]Artifac
 		return a, err
 	}, `SELECT a.sha256, a.size, a.media_type, a.created_at FROM artifact_refs r JOIN artifacts a ON a.sha256 = r.sha256
 		WHERE r.session_id = ? ORDER BY a.sha256`, sessionID)
+}
+
+// removeArtifactFile unlinks an artifact without following a symlink at
+// any level below the workspace: the artifact directory and its shard are
+// opened O_NOFOLLOW and the file is removed relative to them, so a link
+// planted in .fluzodrive/artifacts can never redirect a purge into user
+// data. A missing file is not an error (purge is idempotent).
+func removeArtifactFile(ws Workspace, sha string) (bool, error) {
+	shard, err := openShard(ws, sha)
+	if errors.Is(err, unix.ENOENT) {
+		return false, nil
+	}
+	if err != nil {
+		return false, storageErr(err, "cannot open the artifact directory of "+sha+" (it must be a plain directory)")
+	}
+	defer unix.Close(shard)
+	err = unix.Unlinkat(shard, sha, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return false, nil
+	}
+	if err != nil {
+		return false, storageErr(err, "cannot remove artifact "+sha)
+	}
+	return true, nil
 }

@@ -41,7 +41,7 @@
 //	tx.SetProviderRequestState(id, to, &store.Usage{})   → provider.request/provider.response
 //	tx.IssueGrant(&core.Grant{...}), tx.SetGrantState(id, to, opID) → grant.*
 //	tx.AddMessage, tx.SaveConfigSnapshot, tx.AddObservation, tx.AddCompaction
-//	tx.AttachArtifact(sessionID, ref)                    → links a stored artifact to a session
+//	tx.AttachArtifact(sessionID, ref)                    → links a stored artifact to a session (no event)
 //	tx.Append(core.Event{...}), tx.AppendBatch(evs)      → any other event
 //
 // tx.Meta sets corr/cause/trace/span for every event the transaction
@@ -60,13 +60,49 @@
 //	next, err := s.EachEvent(ctx, q, func(ev core.Event) error { ... }) // one page in memory at a time
 //
 // A page never exceeds MaxPage events, so any history streams in bounded
-// memory.
+// memory. s.EventLines(ctx, q) returns the same page already encoded as
+// JSON envelopes (byte-identical to json.Marshal(core.Event)) for
+// exporters; store.MatchQuery applies a query's filters to one event.
+// ListSessionSummaries adds task/event/artifact counts to sessions.
 //
-// # Recovery, artifacts, purge, quotas
+// # Recovery
 //
-//	rep, err := s.Recover(ctx)  // owner only: running → interrupted, in-flight ops → unknown, task → blocked
-//	ref, err := s.PutArtifact(ctx, r, mediaType) // temp → fsync → rename → fsync dir; then tx.AttachArtifact
-//	plan, err := s.PlanPurge(ctx, store.PurgeSelect{...}); res, err := s.Purge(ctx, plan)
-//	st, err := s.Admit(ctx, store.DefaultQuota) // storage_error with reason when new mutating work must stop
-//	active, err := store.OwnerActive(ws) // non-blocking flock probe of .fluzodrive/owner.lock
+//	rep, err := s.Recover(ctx) // owner only, after taking ownership
+//
+// running attempts → interrupted, intent_committed/dispatched operations →
+// unknown, their tasks → blocked (reason "interrupted"), in-flight provider
+// requests → uncertain (never sent: cancelled_before_dispatch), unused
+// once grants → expired; each change with its event, in one transaction.
+//
+// # Artifacts
+//
+//	ref, err := s.PutArtifact(ctx, r, "text/plain") // temp → fsync → rename → fsync dir
+//	err = s.Write(ctx, func(tx *store.Tx) error { return tx.AttachArtifact(sessionID, ref) })
+//	f, err := s.OpenArtifact(ref.SHA256); refs, err := s.ListArtifacts(ctx, sessionID)
+//
+// Content lives at .fluzodrive/artifacts/<2 hex>/<sha256>, stored once.
+//
+// # Purge, quotas, checks
+//
+//	plan, err := s.PlanPurge(ctx, store.PurgeSelect{Session: id}) // dry run; works read-only
+//	res, err := s.Purge(ctx, store.PurgeSelect{All: true})        // re-plans inside the write lock
+//	st, err := s.Admit(ctx, store.DefaultQuota) // storage_error, Details["reason"] = session_quota_exceeded | low_disk_space
+//	active, err := store.OwnerActive(ws)       // non-blocking flock probe of .fluzodrive/owner.lock
+//	findings := store.Check(ctx, ws)           // read-only integrity/permission/exclusion findings
+//	stats, err := s.Stats(ctx, store.DefaultQuota)
+//	res, err := s.Fixture(ctx, store.FixtureSpec{Seed: 1, Events: 100000}) // synthetic history
+//
+// Purge refuses sessions with unfinished work (or no task yet) while the
+// owner lock is held by another process, keeps artifacts still referenced
+// by a surviving session, and removes files only under the write lock
+// after the records commit (tombstones make an interrupted purge finish on
+// the next run). Quotas never evict anything.
+//
+// # Concurrency
+//
+// One process may hold several Stores; SQLite serialises writers
+// (BEGIN IMMEDIATE, busy timeout 5 s) and readers never block them (WAL).
+// Inside Write, use the Tx (it embeds Queries) rather than the Store for
+// reads, or the read will not see the transaction's own changes. Write
+// transactions do not nest: calling s.Write inside fn deadlocks.
 package store

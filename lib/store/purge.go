@@ -3,9 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"io/fs"
-	"os"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -245,12 +242,12 @@ func (s *Store) removeTombstoned(ctx context.Context, res *PurgeResult) error {
 				return storageErr(err, "cannot check artifact "+sha)
 			}
 			if live == 0 && validSHA(sha) {
-				err := os.Remove(s.ws.ArtifactPath(sha))
-				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				removed, err := removeArtifactFile(s.ws, sha)
+				if err != nil {
 					res.Failed = append(res.Failed, sha)
 					continue
 				}
-				if err == nil {
+				if removed {
 					res.FilesRemoved++
 				}
 			}

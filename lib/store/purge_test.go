@@ -212,3 +212,34 @@ func TestParseBytes(t *testing.T) {
 	_, err := ParseBytes("lots")
 	wantCode(t, err, core.CodeUsage)
 }
+
+// TestPurgeNeverFollowsArtifactSymlinks: a shard directory replaced by a
+// link into user data is not traversed; the purge reports the file as
+// not removed and leaves the user's file alone.
+func TestPurgeNeverFollowsArtifactSymlinks(t *testing.T) {
+	s, ws := openTemp(t)
+	ctx := context.Background()
+	ses, _ := seedTask(t, s)
+	ref := putAndAttach(t, s, "to be purged", ses)
+	shard := filepath.Dir(ws.ArtifactPath(ref.SHA256))
+	user := t.TempDir()
+	victim := filepath.Join(user, ref.SHA256)
+	os.WriteFile(victim, []byte("user data"), 0o644)
+	os.RemoveAll(shard)
+	if err := os.Symlink(user, shard); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Purge(ctx, PurgeSelect{Session: ses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) != 1 || res.FilesRemoved != 0 {
+		t.Fatalf("purge through a symlink = %+v", res)
+	}
+	if _, err := s.OpenArtifact(ref.SHA256); core.CodeOf(err) != core.CodeStorageError {
+		t.Fatalf("OpenArtifact through a symlinked shard = %v", err)
+	}
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "user data" {
+		t.Fatalf("user file touched: %q, %v", b, err)
+	}
+}

@@ -19,7 +19,7 @@ func storageErr(err error, what string) *core.Error {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return e.WithHint("another process holds the store's write lock; retry when it finishes")
 		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
-			return e.WithHint("the database is damaged; run 'fluzo-store check' and restore a backup from .fluzodrive/backups")
+			return e.WithHint("the database is damaged; run 'fluzo-store check'; move the file away to start a new history, or restore a copy from .fluzodrive/backups if one exists")
 		case sqlite3.ErrFull:
 			return e.WithHint("the disk is full; free space or purge history ('fluzo-store history purge')")
 		case sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrCantOpen:

@@ -49,7 +49,10 @@ type Tx struct {
 	now   time.Time
 	Meta  EventMeta
 	// next caches the next seq per session ("" = sessionless) for batches.
-	next map[string]int64
+	next    map[string]int64
+	nowText string
+	// insertEvent is prepared once per transaction (closed with it).
+	insertEvent *sql.Stmt
 }
 
 // Ctx returns the transaction's context.
@@ -75,7 +78,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return storageErr(err, "cannot start a write transaction")
 	}
-	tx := &Tx{Queries: Queries{sqlTx}, store: s, ctx: ctx, tx: sqlTx, now: s.now().UTC(), next: map[string]int64{}}
+	now := s.now().UTC()
+	tx := &Tx{Queries: Queries{sqlTx}, store: s, ctx: ctx, tx: sqlTx, now: now, nowText: stamp(now), next: map[string]int64{}}
 	committed := false
 	defer func() {
 		if !committed {
@@ -131,10 +135,15 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 		data = buf.Bytes()
 		ev.Data = data
 	}
-	_, err = tx.tx.ExecContext(tx.ctx, `INSERT INTO events
-		(id, session_id, seq, ts, type, task_id, attempt_id, operation_id, corr, cause, trace, span, data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		ev.ID, nullable(ev.Session), ev.Seq, stamp(ev.TS), ev.Type, ev.Task, ev.Attempt, ev.Operation,
+	if tx.insertEvent == nil {
+		if tx.insertEvent, err = tx.tx.PrepareContext(tx.ctx, `INSERT INTO events
+			(id, session_id, seq, ts, type, task_id, attempt_id, operation_id, corr, cause, trace, span, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
+			return ev, storageErr(err, "cannot prepare the event insert")
+		}
+	}
+	_, err = tx.insertEvent.ExecContext(tx.ctx,
+		ev.ID, nullable(ev.Session), ev.Seq, tx.nowText, ev.Type, ev.Task, ev.Attempt, ev.Operation,
 		ev.Corr, ev.Cause, ev.Trace, ev.Span, data)
 	if err != nil {
 		delete(tx.next, ev.Session)

@@ -18,6 +18,7 @@ func configCommand() *cli.Command {
 		Usage: "validate, show, create and edit the workspace .fluzo",
 		Commands: []*cli.Command{
 			{Name: "validate", Usage: "check a configuration file and report every problem with file:line", ArgsUsage: "[FILE]",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print each problem as a JSON line ({\"v\":1,\"type\":\"diagnostic\",...})"}},
 				Action: configValidate},
 			{Name: "show", Usage: "print the configuration",
 				Description: `Without --effective only the values set in the file or by --set are printed;
@@ -50,11 +51,24 @@ func configValidate(_ context.Context, c *cli.Command) error {
 		path = c.Args().First()
 	}
 	cfg, err := config.Open(config.Options{File: path, Overrides: c.StringSlice("set")})
+	if ds := config.Diagnostics(err); len(ds) > 0 && c.Bool("json") {
+		enc := json.NewEncoder(c.Root().Writer)
+		for _, d := range ds {
+			enc.Encode(diagnosticRecord{V: core.WireVersion, Type: "diagnostic", Diagnostic: d})
+		}
+		return runner.Silent{Code: core.ExitFor(core.CodeOf(err))}
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "%s: valid (schema_version %d)\n", cfg.Path, cfg.Int("schema_version"))
 	return nil
+}
+
+type diagnosticRecord struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	config.Diagnostic
 }
 
 type settingRecord struct {

@@ -36,9 +36,9 @@ models and capacity_pools collections.
 		if s.Unit != "" {
 			meta += ", " + s.Unit
 		}
-		fmt.Fprintf(&b, "\n%s (%s; default %s)\n", key, meta, config.FormatValue(s.Default))
-		fmt.Fprintf(&b, "  %s\n", s.Description)
-		fmt.Fprintf(&b, "  Valid: %s. Privacy: %s. Applies: %s.\n", s.ValidRange(), s.Privacy, s.Apply)
+		// The key line is shown verbatim, the explanation as a filled paragraph.
+		fmt.Fprintf(&b, "\n  %s (%s; default %s)\n", key, meta, config.FormatValue(s.Default))
+		fmt.Fprintf(&b, "%s\nValid: %s. Privacy: %s. Applies: %s.\n", s.Description, s.ValidRange(), s.Privacy, s.Apply)
 	}
 	return b.String()
 }

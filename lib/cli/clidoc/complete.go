@@ -101,7 +101,7 @@ func Fish(root *cli.Command) string {
 			if f.value {
 				req = " -r"
 			}
-			fmt.Fprintf(&b, "complete -c %s -n %s %s%s -d %s\n", prog, fishQuote(cond), strings.Join(parts, " "), req, fishQuote(f.usage))
+			fmt.Fprintf(&b, "complete -c %s -n %s %s%s -d %s\n", prog, fishQuote(cond), strings.Join(parts, " "), req, fishQuote(plainUsage(f.usage)))
 		}
 	}
 	return b.String()
@@ -109,4 +109,9 @@ func Fish(root *cli.Command) string {
 
 func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+func plainUsage(usage string) string {
+	_, text := splitPlaceholder(usage)
+	return text
 }

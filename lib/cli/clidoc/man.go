@@ -35,7 +35,7 @@ func Man(p Page) string {
 	fmt.Fprintf(&b, ".\\\" Generated from the command definitions by scripts/gen-docs; do not edit.\n")
 	fmt.Fprintf(&b, ".TH %s 1 \"\" \"Fluzo %s\" \"Fluzo Manual\"\n", strings.ToUpper(name), p.Version)
 	b.WriteString(".SH NAME\n")
-	fmt.Fprintf(&b, "%s \\- %s\n", name, esc(c.Usage))
+	fmt.Fprintf(&b, "%s \\- %s\n", esc(name), esc(c.Usage))
 	b.WriteString(".SH SYNOPSIS\n")
 	synopsis(&b, c)
 	if c.Description != "" {
@@ -107,11 +107,12 @@ func flagList(b *strings.Builder, fs []flagInfo) {
 			names[i] = "\\fB" + esc(names[i]) + "\\fR"
 		}
 		head := strings.Join(names, ", ")
+		placeholder, usage := splitPlaceholder(f.usage)
 		if f.value {
-			head += " \\fIvalue\\fR"
+			head += " \\fI" + esc(placeholder) + "\\fR"
 		}
 		fmt.Fprintf(b, ".TP\n%s\n", head)
-		text := f.usage
+		text := usage
 		if f.required {
 			text += " (required)"
 		}
@@ -156,8 +157,26 @@ func para(b *strings.Builder, text string) {
 func esc(s string) string {
 	s = strings.ReplaceAll(s, "\\", "\\e")
 	s = strings.ReplaceAll(s, "-", "\\-")
+	s = roffGlyphs.Replace(s)
 	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
 		s = "\\&" + s
 	}
 	return s
 }
+
+// splitPlaceholder reads urfave/cli's convention: a word in backticks in a
+// flag's usage names its value ("read `FILE`" → FILE, "read FILE").
+func splitPlaceholder(usage string) (placeholder, text string) {
+	i := strings.IndexByte(usage, '`')
+	if i >= 0 {
+		if j := strings.IndexByte(usage[i+1:], '`'); j >= 0 {
+			placeholder = usage[i+1 : i+1+j]
+			return placeholder, usage[:i] + placeholder + usage[i+j+2:]
+		}
+	}
+	return "value", usage
+}
+
+// roffGlyphs names the non-ASCII characters our help text uses, so groff
+// renders them in any locale instead of warning.
+var roffGlyphs = strings.NewReplacer("…", "...", "§", "\\[sc]", "—", "\\[em]", "–", "\\[en]", "→", "\\[->]", "←", "\\[<-]", "≥", "\\[>=]", "≤", "\\[<=]", "×", "\\[mu]", "‘", "'", "’", "'", "“", "\\[lq]", "”", "\\[rq]")

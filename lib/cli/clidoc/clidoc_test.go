@@ -1,0 +1,57 @@
+package clidoc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v3"
+)
+
+func sample() *cli.Command {
+	return &cli.Command{
+		Name:  "fluzo-x",
+		Usage: "does x",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "read `FILE` first"}},
+		Commands: []*cli.Command{
+			{Name: "history", Usage: "stored sessions", Commands: []*cli.Command{
+				{Name: "purge", Usage: "delete sessions", Flags: []cli.Flag{&cli.BoolFlag{Name: "yes", Usage: "really"}}},
+			}},
+			{Name: "secret", Hidden: true},
+		},
+	}
+}
+
+func TestManPage(t *testing.T) {
+	out := Man(Page{Cmd: sample(), Version: "1.2.3", Sections: []Section{{Title: "Files", Body: ".fluzo is read\n\n  verbatim -x"}}})
+	for _, want := range []string{
+		".TH FLUZO-X 1", "fluzo\\-x \\- does x", `\fB\-\-config\fR, \fB\-c\fR \fIFILE\fR`, "read FILE first",
+		`.SS "fluzo\-x history purge"`, ".SH FILES", "\\&.fluzo is read", ".nf", "verbatim \\-x", ".SH EXIT STATUS", "permission_required",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("man page lacks %q\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "secret") || strings.Contains(out, "`") {
+		t.Error("hidden command or placeholder backticks leaked into the man page")
+	}
+}
+
+func TestCompletionScriptsKnowNestedCommands(t *testing.T) {
+	bash := Bash(sample())
+	if !strings.Contains(bash, `"/history/purge") words="--yes --help"`) || !strings.Contains(bash, `"/history") words="purge --help"`) {
+		t.Errorf("bash script misses nested words:\n%s", bash)
+	}
+	if z := Zsh(sample()); !strings.Contains(z, "#compdef fluzo-x") || strings.Contains(z, "local path") {
+		t.Errorf("zsh script wrong:\n%s", z)
+	}
+	fish := Fish(sample())
+	if !strings.Contains(fish, "-a 'purge' -d 'delete sessions'") || !strings.Contains(fish, "-d 'read FILE first'") {
+		t.Errorf("fish script misses entries:\n%s", fish)
+	}
+}
+
+func TestNonASCIIBecomesRoffGlyphs(t *testing.T) {
+	if got := esc("see §27 — a → b…"); got != `see \[sc]27 \[em] a \[->] b...` {
+		t.Fatalf("esc = %q", got)
+	}
+}
