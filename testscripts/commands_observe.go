@@ -86,7 +86,29 @@ func startRuntime(ts *testscript.TestScript, ws string) *telemetry.Runtime {
 	return rt
 }
 
-func init() { register("history-fixture", historyFixture) }
+func init() {
+	register("history-fixture", historyFixture)
+	register("history-drop-event", historyDropEvent)
+}
+
+// history-drop-event REPO TYPE deletes the first event of TYPE from the
+// store behind the runtime's back, simulating a damaged history.
+func historyDropEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: history-drop-event REPO TYPE")
+	}
+	ctx := context.Background()
+	ws, err := store.ResolveWorkspace(ctx, ts.MkAbs(args[0]))
+	ts.Check(err)
+	s, err := store.Open(ctx, ws)
+	ts.Check(err)
+	defer s.Close()
+	res, err := s.DB().ExecContext(ctx, "DELETE FROM events WHERE pos = (SELECT min(pos) FROM events WHERE type = ?)", args[1])
+	ts.Check(err)
+	if n, _ := res.RowsAffected(); n != 1 {
+		ts.Fatalf("no %s event to drop", args[1])
+	}
+}
 
 // history-fixture REPO writes a representative task history into the git
 // repository REPO through the real store, the way the agent journals it:

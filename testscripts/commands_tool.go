@@ -2,6 +2,7 @@ package testscripts
 
 import (
 	"os"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
@@ -21,5 +22,20 @@ func init() {
 			ts.Fatalf("usage: hardlink existing new")
 		}
 		ts.Check(os.Link(ts.MkAbs(args[0]), ts.MkAbs(args[1])))
+	})
+}
+
+// gone PIDFILE asserts that the process whose pid the file holds has
+// exited (it may linger as a zombie of an unrelated reaper).
+func init() {
+	register("gone", func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: gone pidfile")
+		}
+		pid := strings.TrimSpace(ts.ReadFile(args[0]))
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			ts.Fatalf("process %s is still running: %s", pid, stat)
+		}
 	})
 }

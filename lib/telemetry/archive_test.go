@@ -235,3 +235,24 @@ func TestArchiveDirSymlinkRefused(t *testing.T) {
 		t.Fatalf("err = %v, want storage_error", err)
 	}
 }
+
+func TestEndingTwiceCountsUsageOnce(t *testing.T) {
+	rt, dir := startArchive(t, Options{})
+	_, chat := rt.StartChat(context.Background(), ChatRequest{Provider: "p", Model: "m"})
+	chat.Response(ChatResponse{InputTokens: Tokens(10), OutputTokens: Tokens(2)})
+	chat.End(OutcomeOK, nil)
+	chat.End(OutcomeOK, nil)
+	rt.Shutdown(context.Background())
+	recs, _ := readAll(t, dir)
+	for _, r := range recs {
+		if r.Type == RecordMetric && r.Metric.Name == MetricGenAITokens {
+			for _, p := range r.Metric.Points {
+				if *p.Count != 1 {
+					t.Fatalf("token usage recorded %d times for %v", *p.Count, p.Attrs)
+				}
+			}
+			return
+		}
+	}
+	t.Fatal("no token usage metric")
+}

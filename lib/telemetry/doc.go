@@ -86,7 +86,8 @@
 // (queue_full, oversize, shutdown, delivery_failed). A slow disk or a dead
 // collector fills only its own queue. Archive segments are
 // <signal>-<start>-<pid>-<seq>.jsonl, rotated by size and never deleted
-// by Fluzo; Shutdown writes health.json beside them.
+// by Fluzo; health.json beside them is refreshed every metric interval
+// and at Shutdown.
 //
 // # Export
 //

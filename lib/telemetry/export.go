@@ -170,8 +170,12 @@ func (e queuedLogExporter) Export(_ context.Context, records []sdklog.Record) er
 	return nil
 }
 
-func (e queuedLogExporter) ForceFlush(ctx context.Context) error { return e.q.flush(ctx) }
-func (e queuedLogExporter) Shutdown(context.Context) error       { return nil }
+// ForceFlush does not wait for delivery: admission already happened, and
+// waiting here would let a stalled collector hold up the provider's
+// shutdown and with it the local archive. Runtime.Flush waits on the
+// export queues explicitly.
+func (e queuedLogExporter) ForceFlush(context.Context) error { return nil }
+func (e queuedLogExporter) Shutdown(context.Context) error   { return nil }
 
 // countingMetricExporter reports metric export outcomes to health. The
 // periodic reader calls it on its own goroutine with a bounded timeout.

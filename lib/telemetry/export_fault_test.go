@@ -75,6 +75,21 @@ func TestCollectorOutageNeverBlocksAndRecoveryResumesWithGapReported(t *testing.
 	if len(spans) == 0 || len(logs) == 0 {
 		t.Fatalf("after recovery spans=%d logs=%d", len(spans), len(logs))
 	}
+	// The outage and the gap are reported once, not per dropped record.
+	rt.Flush(context.Background())
+	_, _, logs, _ = rcv.snapshot()
+	recovered := 0
+	for _, l := range logs {
+		if l.Body.GetStringValue() == "telemetry delivery recovered" {
+			recovered++
+			if v, ok := attrOf(l.Attributes, "dropped_total"); !ok || v.GetIntValue() == 0 {
+				t.Errorf("recovery log without the gap: %v", l.Attributes)
+			}
+		}
+	}
+	if recovered == 0 || recovered > 3 {
+		t.Errorf("recovery logs = %d, want one per recovered sink", recovered)
+	}
 	for _, s := range spans {
 		if got := hexID(s.TraceId); got != traceID {
 			t.Fatalf("old span replayed after recovery (trace %s)", got)
@@ -203,5 +218,52 @@ func TestArchiveTotalBoundDropsNewRecordsAndKeepsOld(t *testing.T) {
 	}
 	if after, _ := ListSegments(dir); len(after) < len(segs) {
 		t.Fatal("old segments were removed")
+	}
+}
+
+func TestStalledCollectorCannotStarveTheLocalArchive(t *testing.T) {
+	rcv := newReceiver(t)
+	rcv.hold = make(chan struct{})
+	rt, dir := startArchive(t, Options{
+		Export:          Export{Enabled: true, Endpoint: rcv.url(), Timeout: 30 * time.Second, MaxRetryElapsed: -1},
+		ShutdownTimeout: 300 * time.Millisecond,
+	})
+	runTurn(rt)
+	rt.Shutdown(context.Background())
+	for _, name := range []string{"archive.traces", "archive.logs", "archive.metrics"} {
+		if s := sink(rt.Health(), name); s.DroppedTotal() != 0 || s.Delivered == 0 {
+			t.Errorf("%s starved by the stalled collector: %+v", name, s)
+		}
+	}
+	recs, _ := readAll(t, dir)
+	kinds := map[string]int{}
+	for _, r := range recs {
+		kinds[r.Type]++
+	}
+	if kinds[RecordSpan] == 0 || kinds[RecordLog] == 0 || kinds[RecordMetric] == 0 {
+		segs, _ := ListSegments(dir)
+		t.Fatalf("archive holds %v; segments %+v; health %+v", kinds, segs, sink(rt.Health(), "archive.metrics"))
+	}
+}
+
+func TestOutageIsRecordedOnceInTheLocalArchive(t *testing.T) {
+	rt, dir := startArchive(t, Options{Export: Export{Enabled: true, Endpoint: "http://" + freeLoopbackAddr(t), MaxRetryElapsed: -1}})
+	for i := 0; i < 5; i++ {
+		runTurn(rt)
+		rt.Flush(context.Background())
+	}
+	rt.Shutdown(context.Background())
+	recs, _ := readAll(t, dir)
+	failing := map[string]int{}
+	for _, r := range recs {
+		if r.Type == RecordLog && r.Log.Body == "telemetry delivery failing" {
+			failing[r.Attrs["sink"].(string)]++
+			if r.Attrs["error"] != ErrConnRefused {
+				t.Errorf("failing log error = %v", r.Attrs["error"])
+			}
+		}
+	}
+	if failing["otlp.traces"] != 1 || failing["otlp.logs"] != 1 {
+		t.Fatalf("failure reports per sink = %v, want exactly one each", failing)
 	}
 }

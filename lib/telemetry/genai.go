@@ -130,7 +130,7 @@ func (c *ChatSpan) Content(inputJSON, outputJSON string) {
 // End closes the span and records gen_ai.client.operation.duration and
 // gen_ai.client.token.usage (reported counts only).
 func (c *ChatSpan) End(outcome string, err error) {
-	if c == nil {
+	if c == nil || !c.ended.CompareAndSwap(false, true) {
 		return
 	}
 	errType := ""
@@ -140,7 +140,7 @@ func (c *ChatSpan) End(outcome string, err error) {
 		errType = outcome
 	}
 	c.rt.metrics.genAI(c.ctx, c.req.Operation, c.req.Provider, c.req.Model, errType, time.Since(c.start), c.resp.InputTokens, c.resp.OutputTokens)
-	c.Span.End(outcome, err)
+	c.Span.finish(outcome, err)
 }
 
 // Tokens is a convenience for building ChatResponse counts.

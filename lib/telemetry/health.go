@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -70,12 +71,14 @@ const (
 
 // sinkHealth is the mutable, concurrency-safe counterpart of SinkHealth.
 type sinkHealth struct {
-	mu sync.Mutex
-	s  SinkHealth
+	mu      sync.Mutex
+	s       SinkHealth
+	failing bool
+	notify  *atomic.Pointer[func(SinkHealth, bool)]
 }
 
-func newSinkHealth(name, signal string) *sinkHealth {
-	return &sinkHealth{s: SinkHealth{Name: name, Signal: signal, State: "ok", Dropped: map[string]int64{}}}
+func newSinkHealth(name, signal string, notify *atomic.Pointer[func(SinkHealth, bool)]) *sinkHealth {
+	return &sinkHealth{s: SinkHealth{Name: name, Signal: signal, State: "ok", Dropped: map[string]int64{}}, notify: notify}
 }
 
 func (h *sinkHealth) setBounds(items, bytes int) {
@@ -104,12 +107,26 @@ func (h *sinkHealth) drop(reason string, n int) {
 func (h *sinkHealth) failed(err error, n int) {
 	now := time.Now().UTC()
 	h.mu.Lock()
+	wasOK := !h.failing
+	h.failing = true
 	h.s.Failures++
 	h.s.Dropped[DropDeliveryKO] += int64(n)
 	h.s.LastError = classify(err)
 	h.s.LastErrorAt = &now
 	h.s.State = "degraded"
 	h.mu.Unlock()
+	if wasOK {
+		h.transition(false)
+	}
+}
+
+// transition reports a change between delivering and failing once per
+// change (never per record), through the hook the Runtime installs. It
+// runs on the sink's worker, never on a producer's path.
+func (h *sinkHealth) transition(recovered bool) {
+	if f := h.notify.Load(); f != nil {
+		(*f)(h.snapshot(), recovered)
+	}
 }
 
 // delivered records success. The sink returns to "ok" for new records;
@@ -117,10 +134,15 @@ func (h *sinkHealth) failed(err error, n int) {
 func (h *sinkHealth) delivered(n int) {
 	now := time.Now().UTC()
 	h.mu.Lock()
+	recovered := h.failing
+	h.failing = false
 	h.s.Delivered += int64(n)
 	h.s.LastDeliveryAt = &now
 	h.s.State = "ok"
 	h.mu.Unlock()
+	if recovered {
+		h.transition(true)
+	}
 }
 
 func (h *sinkHealth) snapshot() SinkHealth {
@@ -165,12 +187,13 @@ func classify(err error) string {
 
 // healthSet holds every sink of a Runtime.
 type healthSet struct {
-	mu    sync.Mutex
-	sinks []*sinkHealth
+	mu     sync.Mutex
+	sinks  []*sinkHealth
+	notify atomic.Pointer[func(SinkHealth, bool)]
 }
 
 func (hs *healthSet) add(name, signal string) *sinkHealth {
-	h := newSinkHealth(name, signal)
+	h := newSinkHealth(name, signal, &hs.notify)
 	hs.mu.Lock()
 	hs.sinks = append(hs.sinks, h)
 	hs.mu.Unlock()

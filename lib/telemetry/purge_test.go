@@ -2,8 +2,10 @@ package telemetry
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -39,4 +41,17 @@ func TestPurgeRefusesWhileWriterActiveThenDryRunAndYes(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt2.Shutdown(context.Background())
+}
+
+func TestLiveWriterRefreshesHealthSnapshot(t *testing.T) {
+	rt, dir := startArchive(t, Options{MetricInterval: 10 * time.Millisecond})
+	defer rt.Shutdown(context.Background())
+	_, s := rt.StartToolCall(context.Background(), "read_file", "op")
+	s.End(OutcomeOK, nil)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if h, err := ReadHealthSnapshot(dir); err == nil && h.PID == os.Getpid() && len(h.Sinks) == 3 {
+			return
+		}
+	}
+	t.Fatal("no health snapshot while the writer runs")
 }

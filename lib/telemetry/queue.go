@@ -61,6 +61,10 @@ func (q *queue[T]) offer(v T, size int) bool {
 		q.mu.Unlock()
 		q.health.drop(DropShutdown, 1)
 		return false
+	case size > q.maxBytes:
+		q.mu.Unlock()
+		q.health.drop(DropOversize, 1)
+		return false
 	case len(q.items) >= q.maxItems || q.bytes+size > q.maxBytes:
 		q.mu.Unlock()
 		q.health.drop(DropQueueFull, 1)

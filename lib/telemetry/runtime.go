@@ -41,6 +41,8 @@ type Runtime struct {
 	health   healthSet
 	archives []*archiveSink
 	lock     *writerLock
+	stopSnap chan struct{}
+	snapDone chan struct{}
 	export   *exportSet
 	stopOnce sync.Once
 	stopped  atomic.Bool
@@ -133,7 +135,45 @@ func Start(ctx context.Context, o Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.metrics = m
+	rt.reportTransitions()
+	if rt.dir != "" {
+		rt.stopSnap, rt.snapDone = make(chan struct{}), make(chan struct{})
+		go rt.snapshotLoop(o.MetricInterval)
+	}
 	return rt, nil
+}
+
+// snapshotLoop refreshes health.json while the process runs, so that
+// fluzo-observe health sees a live writer's drops without waiting for it
+// to exit. Write failures are ignored here: the snapshot is advisory and
+// the in-memory counters remain authoritative.
+func (rt *Runtime) snapshotLoop(every time.Duration) {
+	defer close(rt.snapDone)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-rt.stopSnap:
+			return
+		case <-t.C:
+			writeHealthSnapshot(rt.dir, rt.Health())
+		}
+	}
+}
+
+// reportTransitions logs each sink's change between failing and
+// delivering, with the drops so far, so that an outage and the gap it left
+// are in the local archive (and, once it recovers, at the collector). It
+// is one record per change, never one per dropped record.
+func (rt *Runtime) reportTransitions() {
+	f := func(s SinkHealth, recovered bool) {
+		if recovered {
+			rt.logger.Info("telemetry delivery recovered", "sink", s.Name, "dropped_total", s.DroppedTotal(), "failures", s.Failures)
+			return
+		}
+		rt.logger.Warn("telemetry delivery failing", "sink", s.Name, "error", s.LastError, "dropped_total", s.DroppedTotal())
+	}
+	rt.health.notify.Store(&f)
 }
 
 // spanLimits are explicit so OTEL_SPAN_* variables change nothing.
@@ -241,9 +281,16 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.stopOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, rt.opts.ShutdownTimeout)
 		defer cancel()
-		// Providers first: they push their last spans, metrics and logs
+		if rt.stopSnap != nil {
+			close(rt.stopSnap)
+			<-rt.snapDone
+		}
+		// Providers first: they push their last spans, logs and metrics
 		// into the queues; then the queues drain within the same deadline.
-		err = errors.Join(rt.tp.Shutdown(ctx), rt.mp.Shutdown(ctx), rt.lp.Shutdown(ctx))
+		// Archive processors and readers are registered before export
+		// ones and metrics go last, so a dead collector that eats the
+		// deadline cannot starve the local archive.
+		err = errors.Join(rt.tp.Shutdown(ctx), rt.lp.Shutdown(ctx), rt.mp.Shutdown(ctx))
 		err = errors.Join(err, rt.shutdownSinks(ctx))
 		rt.stopped.Store(true)
 		if rt.dir != "" {

@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -26,7 +27,9 @@ const (
 )
 
 // Outcomes passed to Span.End. Denied and cancelled are expected results,
-// not internal failures: they leave the span status unset.
+// not internal failures: they leave the span status unset. Task statuses
+// may be passed as they are: "completed" is ok; failed, timeout,
+// provider_error, storage_error and unknown_outcome are errors.
 const (
 	OutcomeOK        = "ok"
 	OutcomeFailed    = "failed"
@@ -45,6 +48,7 @@ type Span struct {
 	start time.Time
 	onEnd func(ctx context.Context, outcome string, err error, d time.Duration)
 	ctx   context.Context
+	ended atomic.Bool
 }
 
 func (rt *Runtime) start(ctx context.Context, name string, kind trace.SpanKind, attrs []attribute.KeyValue, extra ...trace.SpanStartOption) (context.Context, *Span) {
@@ -92,9 +96,14 @@ func (s *Span) Elapsed() time.Duration {
 // its typed code (error.type); its text is recorded only when content
 // capture is on, since messages may carry paths or secrets.
 func (s *Span) End(outcome string, err error) {
-	if s == nil {
+	// Ending twice would count metrics twice: only the first End counts.
+	if s == nil || !s.ended.CompareAndSwap(false, true) {
 		return
 	}
+	s.finish(outcome, err)
+}
+
+func (s *Span) finish(outcome string, err error) {
 	if outcome == "" {
 		outcome = OutcomeOK
 		if err != nil {
@@ -108,13 +117,13 @@ func (s *Span) End(outcome string, err error) {
 		s.span.SetAttributes(attribute.String("error.type", errType))
 	}
 	switch outcome {
-	case OutcomeFailed, OutcomeTimeout:
+	case OutcomeFailed, OutcomeTimeout, string(core.CodeProviderError), string(core.CodeStorageError), string(core.CodeUnknownOutcome):
 		desc := errType
 		if err != nil && s.rt.CaptureContent() {
 			desc = err.Error()
 		}
 		s.span.SetStatus(codes.Error, desc)
-	case OutcomeOK:
+	case OutcomeOK, "completed":
 		s.span.SetStatus(codes.Ok, "")
 	}
 	if s.onEnd != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -175,8 +176,15 @@ type Pending struct {
 
 // Start sends a request and returns without waiting for its result.
 func (c *Client) Start(tool string, args json.RawMessage) (*Pending, error) {
+	return c.StartWithin(tool, args, 0)
+}
+
+// StartWithin is Start with max_seconds: the server caps any process
+// timeout of the request to max (the caller's remaining budget; 0 for
+// no cap), whatever timeout_seconds the arguments ask for.
+func (c *Client) StartWithin(tool string, args json.RawMessage, max time.Duration) (*Pending, error) {
 	id := c.NextID()
-	ch, err := c.send(id, Request{V: core.WireVersion, ID: id, Tool: tool, Args: args})
+	ch, err := c.send(id, Request{V: core.WireVersion, ID: id, Tool: tool, Args: args, MaxSeconds: max.Seconds()})
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +215,15 @@ func toResult(id string, rep Reply, ok bool, c *Client) (Result, error) {
 }
 
 // Call runs one tool and waits for its result. A tool's own failure is in
-// Result.Err; the error return is for transport failures.
+// Result.Err; the error return is for transport failures. When ctx has a
+// deadline, the remaining time caps the request's process timeout on the
+// server (max_seconds), so the budget holds even if the caller stalls.
 func (c *Client) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
-	p, err := c.Start(tool, args)
+	var limit time.Duration
+	if d, ok := ctx.Deadline(); ok {
+		limit = max(time.Until(d), time.Millisecond)
+	}
+	p, err := c.StartWithin(tool, args, limit)
 	if err != nil {
 		return Result{}, err
 	}

@@ -14,7 +14,16 @@ func (s *Server) track(id string, p *proc.Process) {
 	s.mu.Lock()
 	s.running[id] = p
 	stopping := s.stopping
+	early := s.early[id]
+	delete(s.early, id)
 	s.mu.Unlock()
+	switch early.kind {
+	case "cancel":
+		p.Terminate()
+		go s.reportSurvivors(early.controlID, id, p)
+	case "kill":
+		p.Kill()
+	}
 	if stopping {
 		p.Terminate()
 		go func() {
@@ -38,6 +47,28 @@ func (s *Server) process(id string) *proc.Process {
 	return s.running[id]
 }
 
+// earlyControl is a cancel or kill that arrived before its request's
+// process started.
+type earlyControl struct{ kind, controlID string }
+
+// target finds the process of request id. A request that is in flight but
+// has not started its process yet (or never will) records the control so
+// that a process it starts later is stopped at once.
+func (s *Server) target(id string, ctl earlyControl) (*proc.Process, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.running[id]; p != nil {
+		return p, true
+	}
+	if s.active[id] {
+		if s.early[id].kind != "kill" {
+			s.early[id] = ctl
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
 // control answers cancel and kill. Cancel sends SIGTERM to the request's
 // group and, if members remain after the grace period, reports them in a
 // "stopping" record so the caller can decide to kill. Kill sends SIGKILL to
@@ -45,22 +76,26 @@ func (s *Server) process(id string) *proc.Process {
 func (s *Server) control(in Incoming) Reply {
 	switch in.Control {
 	case "cancel":
-		p := s.process(in.Target)
-		if p == nil {
+		p, ok := s.target(in.Target, earlyControl{"cancel", in.ID})
+		if !ok {
 			return errReply(in.ID, notRunning(in.Target))
 		}
-		p.Terminate()
-		go s.reportSurvivors(in.ID, in.Target, p)
+		if p != nil {
+			p.Terminate()
+			go s.reportSurvivors(in.ID, in.Target, p)
+		}
 		return Reply{V: core.WireVersion, Type: TypeAck, Re: in.ID, Target: in.Target}
 	case "kill":
 		if in.PID != 0 {
 			return s.killPID(in)
 		}
-		p := s.process(in.Target)
-		if p == nil {
+		p, ok := s.target(in.Target, earlyControl{"kill", in.ID})
+		if !ok {
 			return errReply(in.ID, notRunning(in.Target))
 		}
-		p.Kill()
+		if p != nil {
+			p.Kill()
+		}
 		return Reply{V: core.WireVersion, Type: TypeAck, Re: in.ID, Target: in.Target}
 	}
 	return errReply(in.ID, core.Errorf(core.CodeInvalidRequest, "unknown control %q", in.Control).

@@ -89,8 +89,8 @@ func runView(_ context.Context, s *Server, _ string, raw json.RawMessage) (any, 
 	var out strings.Builder
 	line := 0
 	for {
-		text, err := rd.ReadString('\n')
-		if text == "" && err != nil {
+		text, long, ok := boundedLine(rd, ViewLineChars)
+		if !ok {
 			break
 		}
 		line++
@@ -101,9 +101,9 @@ func runView(_ context.Context, s *Server, _ string, raw json.RawMessage) (any, 
 			res.Truncated = true
 			continue
 		}
-		text = strings.TrimRight(text, "\r\n")
-		if len(text) > ViewLineChars {
-			text = text[:ViewLineChars] + "… [line truncated]"
+		text = strings.TrimRight(text, "\r")
+		if long {
+			text += "… [line truncated]"
 		}
 		fmt.Fprintf(&out, "%6d\t%s\n", line, text)
 		res.LinesShown++
@@ -122,6 +122,27 @@ func runView(_ context.Context, s *Server, _ string, raw json.RawMessage) (any, 
 	}
 	res.Content = out.String()
 	return res, nil
+}
+
+// boundedLine reads one line, keeping at most max bytes of it in memory
+// (the rest is read and dropped, so a one-line gigabyte file costs no
+// more than a short one). ok is false at the end of the input.
+func boundedLine(rd *bufio.Reader, max int) (text string, long, ok bool) {
+	var buf []byte
+	total := 0
+	for {
+		chunk, isPrefix, err := rd.ReadLine()
+		if err != nil {
+			return string(buf), total > max, total > 0
+		}
+		total += len(chunk)
+		if room := max - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(room, len(chunk))]...)
+		}
+		if !isPrefix {
+			return string(buf), total > max, true
+		}
+	}
 }
 
 type writeArgs struct {

@@ -27,7 +27,8 @@ func (s *Server) runGit(ctx context.Context, id string, sub ...string) (any, err
 	if err != nil {
 		return nil, err
 	}
-	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, argv[1:]...), Env: env, Timeout: 120 * time.Second, Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
+	timeout, _ := effectiveTimeout(ctx, DefaultTimeoutSeconds)
+	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, argv[1:]...), Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,9 @@ func runGitStatus(ctx context.Context, s *Server, id string, raw json.RawMessage
 	if err := decodeArgs(raw, &noArgs{}); err != nil {
 		return nil, err
 	}
-	return s.runGit(ctx, id, "status", "--short", "--branch", "--untracked-files=all")
+	// Submodule work trees are not entered: that would run git under the
+	// submodule's own configuration, whose drivers were not neutralised.
+	return s.runGit(ctx, id, "status", "--short", "--branch", "--untracked-files=all", "--ignore-submodules=dirty")
 }
 
 type gitDiffArgs struct {
@@ -64,7 +67,7 @@ func runGitDiff(ctx context.Context, s *Server, id string, raw json.RawMessage) 
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	sub := []string{"diff", "--no-ext-diff", "--no-textconv", "--no-color"}
+	sub := []string{"diff", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=dirty"}
 	if a.Staged {
 		sub = append(sub, "--cached")
 	}
@@ -142,6 +145,13 @@ func runGitAdd(ctx context.Context, s *Server, id string, raw json.RawMessage) (
 	paths, err := s.gitPaths(a.Paths)
 	if err != nil {
 		return nil, err
+	}
+	// Staging runs clean filters. Running them would launch programs the
+	// repository chose; skipping them would stage the wrong content (an
+	// LFS repository would commit the raw file). Refuse instead.
+	if drivers := gitx.FilterDrivers(ctx, s.root.Dir(), gitx.Env(s.childEnvOrBaseline())); len(drivers) > 0 {
+		return nil, core.Errorf("helper_required", "staging in this repository needs its filter drivers (%s), which git tools never run", strings.Join(drivers, ", ")).
+			WithHint("stage through the shell tool (git add ...), which policy reviews as an ordinary process")
 	}
 	return s.runGit(ctx, id, append([]string{"add", "--"}, paths...)...)
 }

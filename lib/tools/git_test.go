@@ -77,6 +77,9 @@ func TestGitMutationsAreSeparateAndHookless(t *testing.T) {
 	git(t, remote, "init", "-q", "--bare")
 	git(t, repo, "remote", "add", "origin", remote)
 	c := newClient(t, repo)
+	// The repository's filter driver must run to stage correctly: refused.
+	callErr(t, c, "git_add", map[string]any{"paths": []string{"a.txt"}}, "helper_required")
+	git(t, repo, "config", "--remove-section", "filter.evil")
 	add := callOK[GitResult](t, c, "git_add", map[string]any{"paths": []string{"a.txt"}})
 	if *add.ExitCode != 0 || !strings.Contains(git(t, repo, "diff", "--cached", "--name-only"), "a.txt") {
 		t.Fatalf("git_add = %+v", add.Outcome)
@@ -143,5 +146,28 @@ func TestBaselineSeparatesPreExistingChanges(t *testing.T) {
 	}
 	if len(sum.Changed) != len(want) || sum.HeadChanged {
 		t.Fatalf("summary = %+v", sum)
+	}
+}
+
+func TestGitInspectionDoesNotEnterHostileSubmodules(t *testing.T) {
+	repo, sentinel := hostileRepo(t)
+	inner := t.TempDir()
+	writeFiles(t, inner, map[string]string{"s.txt": "s\n", ".gitattributes": "*.txt filter=subevil diff=subconv\n"})
+	git(t, inner, "init", "-q")
+	git(t, inner, "add", ".")
+	git(t, inner, "commit", "-qm", "inner")
+	git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", inner, "sub")
+	script := strings.TrimSpace(git(t, repo, "config", "--file", filepath.Join(repo, ".git", "config"), "core.fsmonitor"))
+	subgit := filepath.Join(repo, ".git", "modules", "sub")
+	git(t, subgit, "config", "core.fsmonitor", script)
+	git(t, subgit, "config", "core.pager", script)
+	git(t, subgit, "config", "filter.subevil.clean", script)
+	git(t, subgit, "config", "diff.subconv.textconv", script)
+	writeFiles(t, repo, map[string]string{"sub/s.txt": "t\n", "sub/new.txt": "n\n"})
+	c := newClient(t, repo)
+	callOK[GitResult](t, c, "git_status", map[string]any{})
+	callOK[GitResult](t, c, "git_diff", map[string]any{})
+	if b, err := os.ReadFile(sentinel); err == nil {
+		t.Fatalf("a submodule's helper ran during inspection:\n%s", b)
 	}
 }

@@ -36,6 +36,10 @@ type ProcessResult struct {
 	Argv []string `json:"argv"`
 	Cwd  string   `json:"cwd"`
 	PID  int      `json:"pid"`
+	// TimeoutSeconds is the timeout applied; TimeoutCapped says the
+	// caller's max_seconds shortened the requested one.
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+	TimeoutCapped  bool    `json:"timeout_capped,omitempty"`
 	proc.Outcome
 }
 
@@ -81,6 +85,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	if timeout == 0 {
 		timeout = DefaultTimeoutSeconds
 	}
+	timeout, capped := effectiveTimeout(ctx, timeout)
 	dir, node, err := s.root.OpenDir(cwdOrRoot(cwd))
 	if err != nil {
 		return nil, err
@@ -99,6 +104,8 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	p, err := proc.Start(proc.Spec{
 		Argv: full, Dir: "/proc/self/fd/" + strconv.Itoa(int(dir.Fd())), Env: childEnv,
 		Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit,
+		// exec and shell hold the exclusive lock: no other child runs.
+		AdoptOrphans: s.opts.Subreaper,
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +122,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 		}
 	}()
 	out := p.Wait()
-	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), Outcome: out}, nil
+	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), TimeoutSeconds: timeout, TimeoutCapped: capped, Outcome: out}, nil
 }
 
 func cwdOrRoot(cwd string) string {

@@ -251,3 +251,31 @@ func TestClosingStdinStopsOwnedGroups(t *testing.T) {
 		t.Logf("pending after close: %v", err)
 	}
 }
+
+func TestWorkingDirectoryIsConfined(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"sub/x": "", ".git/config": ""})
+	os.Symlink("..", filepath.Join(root, "up"))
+	c := newClient(t, root)
+	r := callOK[ProcessResult](t, c, "exec", map[string]any{"argv": []string{"pwd", "-P"}, "cwd": "sub"})
+	real, _ := filepath.EvalSymlinks(filepath.Join(root, "sub"))
+	if strings.TrimSpace(r.Stdout) != real || r.Cwd != "sub" {
+		t.Fatalf("pwd = %q (cwd %q), want %q", r.Stdout, r.Cwd, real)
+	}
+	callErr(t, c, "exec", map[string]any{"argv": []string{"pwd"}, "cwd": "../"}, "outside_root")
+	callErr(t, c, "exec", map[string]any{"argv": []string{"pwd"}, "cwd": "up"}, "outside_root")
+	callErr(t, c, "shell", map[string]any{"script": "pwd", "cwd": ".git"}, "protected_path")
+}
+
+func TestMaxSecondsCapsTheModelsTimeout(t *testing.T) {
+	c := newClient(t, t.TempDir())
+	args, _ := json.Marshal(map[string]any{"script": "sleep 30", "timeout_seconds": 600})
+	p, err := c.StartWithin("shell", args, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := wait(t, p)
+	if !r.TimedOut || !r.TimeoutCapped || r.TimeoutSeconds > 0.31 {
+		t.Fatalf("capped run: timeout %v capped %v timed_out %v", r.TimeoutSeconds, r.TimeoutCapped, r.TimedOut)
+	}
+}

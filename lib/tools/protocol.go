@@ -14,12 +14,15 @@ import (
 // {"v":1,"id":"r1","tool":"view","args":{…}} or a control record
 // {"v":1,"id":"c1","control":"cancel","target":"r1"}.
 type Incoming struct {
-	V       int             `json:"v"`
-	ID      string          `json:"id"`
-	Tool    string          `json:"tool,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Control string          `json:"control,omitempty"`
-	Target  string          `json:"target,omitempty"`
+	V    int             `json:"v"`
+	ID   string          `json:"id"`
+	Tool string          `json:"tool,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
+	// MaxSeconds caps every timeout of the request: the caller's
+	// remaining budget, set by the caller and never by the model.
+	MaxSeconds float64 `json:"max_seconds,omitempty"`
+	Control    string  `json:"control,omitempty"`
+	Target     string  `json:"target,omitempty"`
 	// PID names a process for kill instead of a request; it is honoured
 	// only when it belongs to a process group this server started.
 	PID int `json:"pid,omitempty"`
@@ -31,6 +34,8 @@ type Request struct {
 	ID   string          `json:"id"`
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
+	// MaxSeconds caps the request's process timeout (0: no cap).
+	MaxSeconds float64 `json:"max_seconds,omitempty"`
 }
 
 // Control is a cancel or kill record as a client sends it.

@@ -34,6 +34,11 @@ type Options struct {
 	// ParentEnv is the environment baseline values come from (default
 	// os.Environ()).
 	ParentEnv []string
+	// Subreaper makes this process adopt orphaned descendants of its
+	// children, so exec and shell can find and stop grandchildren that
+	// started their own session. It changes the whole process; the
+	// fluzo-tool binary sets it, embedders usually should not.
+	Subreaper bool
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
@@ -45,6 +50,8 @@ type Server struct {
 	mu      sync.Mutex
 	running map[string]*proc.Process
 	active  map[string]bool
+	// early holds cancel/kill received before the request's process ran.
+	early   map[string]earlyControl
 	closing bool
 	// stopping: shutdown has begun terminating owned groups.
 	stopping bool
@@ -65,11 +72,16 @@ func NewServer(opts Options) (*Server, error) {
 	if err := opts.Env.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Subreaper {
+		if err := proc.EnableSubreaper(); err != nil {
+			opts.Subreaper = false
+		}
+	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}}, nil
+	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
 // Close releases the root handle.
@@ -83,6 +95,7 @@ func (s *Server) Root() *confine.Root { return s.root }
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.out = json.NewEncoder(out)
+	s.out.SetEscapeHTML(false)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lines := make(chan []byte)
@@ -180,9 +193,10 @@ func (s *Server) dispatch(ctx context.Context, line []byte) {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args})
+		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args, MaxSeconds: in.MaxSeconds})
 		s.mu.Lock()
 		delete(s.active, in.ID)
+		delete(s.early, in.ID)
 		s.mu.Unlock()
 		s.write(reply)
 	}()
@@ -204,6 +218,12 @@ func (s *Server) Handle(ctx context.Context, req Request) Reply {
 	} else {
 		s.lock.RLock()
 		defer s.lock.RUnlock()
+	}
+	if req.MaxSeconds < 0 {
+		return errReply(req.ID, core.Errorf(core.CodeInvalidRequest, "max_seconds cannot be negative").WithHint("leave it out for no cap"))
+	}
+	if req.MaxSeconds > 0 {
+		ctx = context.WithValue(ctx, maxSecondsKey{}, req.MaxSeconds)
 	}
 	result, err := t.run(ctx, s, req.ID, req.Args)
 	if err != nil {
@@ -256,4 +276,16 @@ func anyAlive(procs []*proc.Process) bool {
 		}
 	}
 	return false
+}
+
+// maxSecondsKey carries a request's max_seconds to the process tools.
+type maxSecondsKey struct{}
+
+// effectiveTimeout applies the request's cap to a tool's timeout and says
+// whether the cap shortened it.
+func effectiveTimeout(ctx context.Context, seconds float64) (float64, bool) {
+	if max, ok := ctx.Value(maxSecondsKey{}).(float64); ok && max < seconds {
+		return max, true
+	}
+	return seconds, false
 }

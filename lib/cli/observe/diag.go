@@ -27,6 +27,7 @@ type Diag struct {
 	Compactions  []store.Compaction `json:"compactions"`
 	Observations []DiagObservation  `json:"laya_observations"`
 	Telemetry    DiagTelemetry      `json:"telemetry"`
+	Spans        []SpanRow          `json:"spans,omitempty"`
 }
 
 // DiagAttempt is one attempt with its operations.
@@ -96,7 +97,10 @@ per attempt), attempts and their outcomes, every operation with its state
 compactions, Laya observations (labelled as observations), and the local
 telemetry archive's spans and logs for those traces with the last health
 snapshot. It reads the store read-only and executes nothing.`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one observe.diag JSON record"}},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one observe.diag JSON record"},
+			&cli.BoolFlag{Name: "spans", Usage: "also list the task's archived spans as trees, with timing and outcome"},
+		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			id, err := taskArg(c)
 			if err != nil {
@@ -111,10 +115,21 @@ snapshot. It reads the store read-only and executes nothing.`,
 			if err != nil {
 				return err
 			}
+			if c.Bool("spans") {
+				if d.Spans, err = archivedSpans(s.Workspace().Drive(), d.Traces); err != nil {
+					d.Telemetry.Note = "archive unreadable"
+				}
+				if d.Spans == nil {
+					d.Spans = []SpanRow{}
+				}
+			}
 			if c.Bool("json") {
 				return writeJSON(c.Root().Writer, d)
 			}
 			printDiag(c.Root().Writer, d)
+			if c.Bool("spans") {
+				printSpans(c.Root().Writer, d.Spans)
+			}
 			return nil
 		},
 	}

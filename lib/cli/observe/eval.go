@@ -78,6 +78,7 @@ was not captured the record says it cannot be reconstructed.`,
 				Action: evalExport,
 			},
 			labelCommand(),
+			evalReportCommand(),
 		},
 	}
 }

@@ -23,6 +23,7 @@ type healthReport struct {
 	WriterActive bool              `json:"writer_active"`
 	Signals      []signalStats     `json:"signals"`
 	Snapshot     *telemetry.Health `json:"snapshot"`
+	Export       exportConfig      `json:"export"`
 	Notes        []string          `json:"notes,omitempty"`
 }
 
@@ -41,10 +42,10 @@ func healthCommand() *cli.Command {
 		Usage: "report the local telemetry archive, sink queues, drops and exporter state",
 		Description: `health reads .fluzodrive/telemetry: segment files and record counts per
 signal (traces, metrics, logs), incomplete trailing records left by a crash,
-and the health snapshot the last telemetry writer left at shutdown (per-sink
-queues, high-water marks, dropped records by reason, export failures and
-the last error category). It says whether a process is writing now; a live
-process's in-memory counters are only in its own snapshot once it exits.`,
+and the health snapshot telemetry writers refresh every metric interval
+and at shutdown (per-sink queues, high-water marks, dropped records by
+reason, export failures and the last error category). It says whether a
+process is writing now; its newest counters appear at its next refresh.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON record instead of text"}},
 		Action: func(_ context.Context, c *cli.Command) error {
 			ws, err := workspace(c)
@@ -55,6 +56,7 @@ process's in-memory counters are only in its own snapshot once it exits.`,
 			if err != nil {
 				return err
 			}
+			rep.Export = readExportConfig(ws)
 			if c.Bool("json") {
 				return writeJSON(c.Root().Writer, rep)
 			}
@@ -107,7 +109,7 @@ func buildHealth(drive string) (*healthReport, error) {
 		rep.Notes = append(rep.Notes, "health snapshot unreadable")
 	}
 	if rep.WriterActive {
-		rep.Notes = append(rep.Notes, "a process is writing telemetry now; its counters appear here when it exits")
+		rep.Notes = append(rep.Notes, "a process is writing telemetry now; the snapshot is as of its last refresh")
 	}
 	return rep, nil
 }
@@ -118,6 +120,7 @@ func printHealth(w io.Writer, r *healthReport) {
 		fmt.Fprintln(w, "state: no archive")
 	}
 	fmt.Fprintf(w, "writer active: %v\n", r.WriterActive)
+	fmt.Fprintf(w, "export: %s\n", r.Export.describe())
 	for _, s := range r.Signals {
 		fmt.Fprintf(w, "%-8s %d segment(s), %s, %d record(s), %d incomplete, %d malformed\n", s.Signal, s.Segments, humanBytes(s.Bytes), s.Records, s.Incomplete, s.Malformed)
 	}
@@ -128,7 +131,7 @@ func printHealth(w io.Writer, r *healthReport) {
 			fmt.Fprintf(w, "  %-16s %-9s %7d %7d %10d %9d %s\n", s.Name, s.State, s.Queued, s.HighWater, s.Delivered, s.DroppedTotal(), dropDetail(s))
 		}
 	} else if r.Exists {
-		fmt.Fprintln(w, "last snapshot: none (no writer has shut down cleanly yet)")
+		fmt.Fprintln(w, "last snapshot: none (no writer has refreshed one yet)")
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -61,18 +62,41 @@ is shown with control characters escaped.`,
 				fmt.Fprintf(w, "request: %s\n", clean(task.Request, 200))
 				fmt.Fprintf(w, "%-20s  %-10s  %-52s  %-28s  %s\n", "TIME", "ACTOR", "ACTION", "POLICY", "OUTCOME")
 			}
-			_, err = s.EachEvent(ctx, store.EventQuery{Session: task.SessionID, Task: task.ID}, func(ev core.Event) error {
-				st := stepOf(ev)
-				if c.Bool("json") {
-					return writeJSON(w, st)
+			// The session's events are read in full so that a seq gap (a
+			// missing event) is visible; only this task's steps are shown.
+			var last int64
+			_, err = s.EachEvent(ctx, store.EventQuery{Session: task.SessionID}, func(ev core.Event) error {
+				gap := ev.Seq > last+1
+				from := last + 1
+				last = ev.Seq
+				if gap {
+					if err := printStep(w, c.Bool("json"), gapStep(from, ev)); err != nil {
+						return err
+					}
 				}
-				_, err := fmt.Fprintf(w, "%-20s  %-10s  %-52s  %-28s  %s\n", st.TS.Format("2006-01-02T15:04:05Z"),
-					st.Actor, clean(st.Action, 52), clean(dash(st.Policy), 28), clean(dash(st.Outcome), 60))
-				return err
+				if ev.Task != task.ID {
+					return nil
+				}
+				return printStep(w, c.Bool("json"), stepOf(ev))
 			})
 			return err
 		},
 	}
+}
+
+// gapStep reports events missing before ev: replay never hides a gap.
+func gapStep(from int64, ev core.Event) Step {
+	return Step{V: 1, Type: "replay.gap", Seq: from, TS: ev.TS.UTC(), Actor: "store", Event: "gap",
+		Action: fmt.Sprintf("events %d..%d missing", from, ev.Seq-1), Outcome: "gap: history incomplete"}
+}
+
+func printStep(w io.Writer, asJSON bool, st Step) error {
+	if asJSON {
+		return writeJSON(w, st)
+	}
+	_, err := fmt.Fprintf(w, "%-20s  %-10s  %-52s  %-28s  %s\n", st.TS.Format("2006-01-02T15:04:05Z"),
+		st.Actor, clean(st.Action, 52), clean(dash(st.Policy), 28), clean(dash(st.Outcome), 60))
+	return err
 }
 
 func reasonSuffix(r string) string {

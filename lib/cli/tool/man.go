@@ -27,6 +27,11 @@ SIGKILL to the group, its session and its descendants; a pid is accepted only wh
 it belongs to a group this server started (otherwise not_owned). The interrupted
 request still ends with its result, flagged cancelled or killed.
 
+A request may carry "max_seconds": the caller's remaining budget. It caps the
+timeout of any process the request runs, whatever timeout_seconds the
+arguments (written by the model) ask for; the result then says
+"timeout_capped":true.
+
 Unknown fields in requests and arguments are errors (invalid_request).`},
 		{Title: "Tools", Body: `view {path, offset?, limit?}; ls {path?, depth?}; glob {pattern, path?};
 grep {pattern, path?, include?, literal?}; write {path, content, expect_version};
@@ -54,6 +59,21 @@ never show secret-bearing files such as .env, *.pem or id_* keys.
 
 The jail covers the file tools only: exec and shell run unsandboxed programs
 as the same user, in the root by default.`},
+		{Title: "Processes", Body: `exec runs argv[0] found on the child's PATH (absolute entries only) without a
+shell; a failed spawn is reported (executable_not_found, spawn_failed) and never
+retried through /bin/sh. shell runs /bin/sh -c. Each child starts a new session
+and process group with stdin from /dev/null and no controlling terminal. Each of
+stdout and stderr keeps its first and last --capture-limit/2 bytes, with a
+marker and the total byte count; the pipes are drained to the end.
+
+When the leader exits, remaining members of its group, its session and its
+descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
+subreaper, so grandchildren that double-fork into a new session are adopted
+and stopped too. The result reports exit_code or signal, duration_ms,
+timed_out, cancelled, killed, truncation flags and any process whose end could
+not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
+caller caps it by its remaining budget) sends SIGTERM, then SIGKILL after the
+grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
 TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
@@ -62,7 +82,11 @@ BASH_ENV, ENV and LD_* are refused even when set explicitly.
 
 Git runs with GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, GIT_CONFIG_NOSYSTEM=1
 and configuration overrides that disable fsmonitor, pagers, external diff,
-textconv, hooks, filter drivers, credential helpers, editors and signing.`},
+textconv, hooks, filter drivers, credential helpers, editors and signing.
+Submodule work trees are not inspected. In repositories with filter drivers
+(Git LFS, for example) status and diff compare unfiltered content, and git_add
+refuses with helper_required rather than stage unfiltered files; stage through
+the shell tool, which policy reviews as a process.`},
 		{Title: "Files", Body: `${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml
   the user's credential file; protected from every tool.`},
 		{Title: "Examples", Body: `Read a file:

@@ -7,6 +7,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -45,6 +46,7 @@ func options(c *cli.Command) (tools.Options, error) {
 	return tools.Options{
 		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
 		CaptureLimit: int(c.Int("capture-limit")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
+		Subreaper: true,
 	}, nil
 }
 
@@ -105,7 +107,7 @@ func callCommand() *cli.Command {
 reply record (the same line serve would write). A tool error is printed as the
 error record and also reported on stderr, with the exit status of its code.
 A process that ran and exited non-zero is a successful call: read exit_code.`,
-		Flags: append(serverFlags(), &cli.StringFlag{Name: "args", Value: "{}", Usage: "tool arguments as a JSON object"}),
+		Flags: append(serverFlags(), &cli.StringFlag{Name: "args", Value: "{}", Usage: "tool arguments as a JSON object, or - to read them from stdin"}),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "call needs exactly one TOOL argument (one of %s)", strings.Join(tools.Names(), ", "))
@@ -119,8 +121,16 @@ A process that ran and exited non-zero is a successful call: read exit_code.`,
 				return err
 			}
 			defer s.Close()
-			reply := s.Handle(ctx, tools.Request{V: core.WireVersion, ID: "call", Tool: c.Args().First(), Args: json.RawMessage(c.String("args"))})
-			if err := json.NewEncoder(c.Root().Writer).Encode(reply); err != nil {
+			args := []byte(c.String("args"))
+			if c.String("args") == "-" {
+				if args, err = io.ReadAll(io.LimitReader(os.Stdin, tools.MaxLine)); err != nil {
+					return core.Wrap(err, core.CodeFailed, "cannot read the arguments from stdin")
+				}
+			}
+			reply := s.Handle(ctx, tools.Request{V: core.WireVersion, ID: "call", Tool: c.Args().First(), Args: json.RawMessage(args)})
+			enc := json.NewEncoder(c.Root().Writer)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(reply); err != nil {
 				return core.Wrap(err, core.CodeFailed, "cannot write the reply")
 			}
 			if reply.Error != nil {

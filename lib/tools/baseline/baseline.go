@@ -45,7 +45,7 @@ type Snapshot struct {
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
 	env := gitx.Env(baseEnv)
-	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"), env)
+	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"), env)
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
@@ -161,4 +161,15 @@ func index(s *Snapshot) map[string]Entry {
 		m[e.Path] = e
 	}
 	return m
+}
+
+// CaptureDir is Capture for a directory path: it opens the confinement
+// root itself (failing closed like every file tool) and closes it after.
+func CaptureDir(ctx context.Context, dir string, baseEnv []string) (*Snapshot, error) {
+	root, err := confine.Open(dir, "")
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return Capture(ctx, root, baseEnv)
 }

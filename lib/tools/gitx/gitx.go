@@ -35,6 +35,9 @@ var hardening = []string{
 	"protocol.ext.allow=never",
 	"uploadpack.packObjectsHook=",
 	"status.relativePaths=false",
+	"status.submoduleSummary=false",
+	"submodule.recurse=false",
+	"diff.ignoreSubmodules=dirty",
 	"color.ui=never",
 }
 
@@ -71,16 +74,39 @@ func Args(ctx context.Context, dir string, env []string, sub ...string) []string
 	return append(argv, sub...)
 }
 
-// driverOverrides neutralises configured filter drivers (clean, smudge,
-// process run on status and diff) and per-remote transport programs.
-func driverOverrides(ctx context.Context, dir string, env []string) []string {
+// FilterDrivers names the filter drivers (clean/smudge/process programs)
+// the repository's configuration defines, e.g. "lfs".
+func FilterDrivers(ctx context.Context, dir string, env []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, key := range configKeys(ctx, dir, env) {
+		k := strings.ToLower(key)
+		if !strings.HasPrefix(k, "filter.") || !(strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".process")) {
+			continue
+		}
+		name := key[len("filter."):strings.LastIndexByte(key, '.')]
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func configKeys(ctx context.Context, dir string, env []string) []string {
 	argv := []string{"git", "--no-pager", "-C", dir, "-c", "core.fsmonitor=false", "config", "--name-only", "--list", "-z"}
 	out, err := Output(ctx, argv, env)
 	if err != nil {
 		return nil
 	}
+	return strings.Split(string(out), "\x00")
+}
+
+// driverOverrides neutralises configured filter drivers (clean, smudge,
+// process run on status and diff) and per-remote transport programs.
+func driverOverrides(ctx context.Context, dir string, env []string) []string {
 	var kv []string
-	for _, key := range strings.Split(string(out), "\x00") {
+	for _, key := range configKeys(ctx, dir, env) {
 		k := strings.ToLower(key)
 		switch {
 		case strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge") || strings.HasSuffix(k, ".process")):

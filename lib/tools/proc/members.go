@@ -2,6 +2,8 @@ package proc
 
 import (
 	"os"
+
+	"golang.org/x/sys/unix"
 	"strconv"
 	"strings"
 )
@@ -36,9 +38,12 @@ func readStat(pid int) (procInfo, bool) {
 
 // members lists the live processes that belong to the child started as
 // leader: its process group, its session, and any process descending from
-// it (which catches a descendant that moved to a new group). Zombies are
-// dead and not listed.
-func members(leader int) []procInfo {
+// it (which catches a descendant that moved to a new group). With adopt,
+// processes reparented to fluzo-tool (a child subreaper) other than the
+// leader count as the child's orphans, with their descendants: callers set
+// it only while this child is the server's sole process. Zombies are dead
+// and not listed; adopted ones are reaped.
+func members(leader int, adopt bool) []procInfo {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -53,16 +58,38 @@ func members(leader int) []procInfo {
 			all[pid] = info
 		}
 	}
+	roots := []int{leader}
+	if adopt {
+		self := os.Getpid()
+		for pid, info := range all {
+			if info.ppid == self && pid != leader {
+				if info.state == 'Z' {
+					reap(pid)
+					continue
+				}
+				roots = append(roots, pid)
+			}
+		}
+	}
 	var out []procInfo
 	for pid, info := range all {
 		if info.state == 'Z' || info.state == 'X' {
 			continue
 		}
-		if info.pgrp == leader || info.sid == leader || descends(all, pid, leader) {
+		if info.pgrp == leader || info.sid == leader || descendsAny(all, pid, roots) {
 			out = append(out, info)
 		}
 	}
 	return out
+}
+
+func descendsAny(all map[int]procInfo, pid int, roots []int) bool {
+	for _, r := range roots {
+		if descends(all, pid, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func descends(all map[int]procInfo, pid, ancestor int) bool {
@@ -77,4 +104,11 @@ func descends(all map[int]procInfo, pid, ancestor int) bool {
 		pid = info.ppid
 	}
 	return false
+}
+
+// reap collects an adopted orphan that has exited, so zombies do not pile
+// up under a subreaper.
+func reap(pid int) {
+	var ws unix.WaitStatus
+	unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 }

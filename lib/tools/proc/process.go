@@ -22,6 +22,18 @@ type Spec struct {
 	Timeout      time.Duration
 	Grace        time.Duration
 	CaptureLimit int
+	// AdoptOrphans counts processes reparented to this (subreaper)
+	// process as the child's descendants; set it only when the child is
+	// the only process the caller runs, and after EnableSubreaper.
+	AdoptOrphans bool
+}
+
+// EnableSubreaper makes the calling process the reaper of orphaned
+// descendants (PR_SET_CHILD_SUBREAPER), so a grandchild that double-forks
+// into a new session is reparented here instead of to init, where it can
+// still be found and stopped. It affects the whole process.
+func EnableSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
 // Survivor is a process whose termination could not be confirmed.
@@ -117,7 +129,7 @@ func (p *Process) Owns(pid int) bool {
 	if pid == p.pid {
 		return true
 	}
-	for _, m := range members(p.pid) {
+	for _, m := range members(p.pid, p.spec.AdoptOrphans) {
 		if m.pid == pid {
 			return true
 		}
@@ -128,7 +140,7 @@ func (p *Process) Owns(pid int) bool {
 // Members returns the live processes of the group as survivors.
 func (p *Process) Members() []Survivor {
 	var out []Survivor
-	for _, m := range members(p.pid) {
+	for _, m := range members(p.pid, p.spec.AdoptOrphans) {
 		if m.pid == p.pid {
 			select {
 			case <-p.exited:
@@ -143,7 +155,7 @@ func (p *Process) Members() []Survivor {
 
 func (p *Process) signal(sig unix.Signal) {
 	unix.Kill(-p.pid, sig)
-	for _, m := range members(p.pid) {
+	for _, m := range members(p.pid, p.spec.AdoptOrphans) {
 		unix.Kill(m.pid, sig)
 	}
 }

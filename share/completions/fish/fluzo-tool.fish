@@ -36,7 +36,7 @@ complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l capture-lim
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
-complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l args -r -d 'tool arguments as a JSON object'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l args -r -d 'tool arguments as a JSON object, or - to read them from stdin'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/baseline\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/diff\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/diff\'' -l baseline -r -d 'baseline record written by \'fluzo-tool baseline\''
