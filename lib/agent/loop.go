@@ -185,6 +185,9 @@ func (a *run) start(ctx context.Context, request string) error {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
 	a.msgs = ic.Messages
+	if ws, err := CurrentWorkspaceState(ctx, a.Root); err == nil {
+		a.record(ctx, EvWorkspaceState, ws)
+	}
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
 	// The content is session content: kept as an artifact, referenced by

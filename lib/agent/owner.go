@@ -123,6 +123,9 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
+	if err := checkWorkspaceState(ctx, w.Store, task, w.Root); err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+	}
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
 		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, t.Verify)
 	})
