@@ -140,6 +140,16 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var refs Refs
+	if tc, ok := r.Tools.(*ToolClient); ok {
+		// Work that does not end on cancel stays "stopping", with the
+		// processes that survived named in an event.
+		tc.OnStopping(func(target string, survivors any) {
+			w.active.mu.Lock()
+			w.active.state = "stopping"
+			w.active.mu.Unlock()
+			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, "operation.stopping", map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+		})
+	}
 	r.OnStart = func(got Refs) {
 		refs = got
 		gate, _ := r.Policy.(*PolicyGate)
