@@ -34,6 +34,10 @@ type Owner struct {
 	active   activeTask
 	// admission is this process's model/pool admission.
 	admission *admit.Admission
+	// observer is the session's Laya shadow observer (nil when disabled);
+	// observing returns the ids of the task it currently observes.
+	observer  *Observer
+	observing func() Refs
 	mu        sync.Mutex
 	closers   []func() error
 }
@@ -156,7 +160,10 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		w.active.set(got, cancel, r.Tools, gate)
 	}
 	defer w.active.clear()
-	obs, err := w.layaObserver(func() Refs { return refs })
+	obs, err := w.sessionObserver()
+	w.active.mu.Lock()
+	w.observing = func() Refs { return refs }
+	w.active.mu.Unlock()
 	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
@@ -282,4 +289,25 @@ func actionTaken(point string, data any) string {
 		}
 	}
 	return "continue"
+}
+
+// sessionObserver returns the session's shadow observer, creating it on
+// first use, with the per-task count reset.
+func (w *Owner) sessionObserver() (*Observer, error) {
+	if w.observer == nil {
+		obs, err := w.layaObserver(func() Refs {
+			w.active.mu.Lock()
+			defer w.active.mu.Unlock()
+			if w.observing == nil {
+				return Refs{}
+			}
+			return w.observing()
+		})
+		if err != nil || obs == nil {
+			return nil, err
+		}
+		w.observer = obs
+	}
+	w.observer.NewTask()
+	return w.observer, nil
 }
