@@ -182,6 +182,9 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if t.Verify == "" {
 		t.Verify = w.Config.String("harness.verify_command")
 	}
+	if t.Verify == "" {
+		t.Verify = VerifyFromRequest(t.Request)
+	}
 	pol, err := policy.FromConfig(w.Config)
 	if err != nil {
 		return nil, nil, err
