@@ -120,22 +120,24 @@ func (j *StoreJournal) OpRequested(ctx context.Context, refs Refs, call ToolCall
 	return op.ID, err
 }
 
-func (j *StoreJournal) OpDecided(ctx context.Context, refs Refs, op string, d Decision) error {
-	to := core.OpAuthorized
-	if d.Verdict != VerdictAllow {
-		to = core.OpDenied
-	}
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+func (j *StoreJournal) OpAuthorize(ctx context.Context, refs Refs, call ToolCall, op string, d Decision) (string, error) {
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		if op == "" {
+			o := core.Operation{AttemptID: refs.Attempt, Tool: call.Name, CallID: call.ID, Args: call.Args}
+			if err := add(tx.CreateOperation(&o)); err != nil {
+				return err
+			}
+			op = o.ID
+		}
+		to := core.OpAuthorized
+		if d.Verdict != VerdictAllow {
+			to = core.OpDenied
+		}
 		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Decision: d.Verdict, Rule: d.Rule, Reason: d.Reason})
-		return add(ev, err)
-	})
-}
-
-// OpIntent commits the intent and consumes a once grant in the same
-// transaction, before anything is dispatched.
-func (j *StoreJournal) OpIntent(ctx context.Context, refs Refs, op string, d Decision) error {
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
-		_, ev, err := tx.SetOperationState(op, core.OpIntentCommitted, store.OperationUpdate{GrantID: d.GrantID})
+		if err := add(ev, err); err != nil || to == core.OpDenied {
+			return err
+		}
+		_, ev, err = tx.SetOperationState(op, core.OpIntentCommitted, store.OperationUpdate{GrantID: d.GrantID})
 		if err := add(ev, err); err != nil {
 			return err
 		}
@@ -145,6 +147,7 @@ func (j *StoreJournal) OpIntent(ctx context.Context, refs Refs, op string, d Dec
 		}
 		return nil
 	})
+	return op, err
 }
 
 func (j *StoreJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
@@ -201,10 +204,20 @@ func (j *StoreJournal) ProviderStart(ctx context.Context, refs Refs, purpose, mo
 	return p.ID, err
 }
 
-func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error {
+func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage, message any) error {
+	var body []byte
+	if message != nil {
+		var err error
+		if body, err = json.Marshal(message); err != nil {
+			return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
+		}
+	}
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetProviderRequestState(id, core.SlotState(state), &store.Usage{InputTokens: u.Input, OutputTokens: u.Output, Source: u.Source})
-		return add(ev, err)
+		if err := add(ev, err); err != nil || body == nil {
+			return err
+		}
+		return add(tx.Append(core.Event{Type: core.EvMessage, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
 	})
 }
 
