@@ -82,6 +82,7 @@ func layaAsker(c *provider.Laya, model string) LayaAsker {
 
 // recordObservation stores one observation (answered, failed or skipped).
 func (w *Owner) recordObservation(refs Refs, ob Observation) {
+	w.traceObservation(refs, ob)
 	data, _ := json.Marshal(ob)
 	var evs []core.Event
 	err := w.Store.Write(context.Background(), func(tx *store.Tx) error {

@@ -20,7 +20,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			return ModelResponse{}, stopWith(core.CodeBudgetExhausted, "max_tokens", nil)
 		}
 	}
-	slot, err := a.admit(ctx, purpose)
+	slot, err := a.tracedAdmit(ctx, purpose)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ModelResponse{}, stopped(ctx, err)
@@ -33,7 +33,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	slot.Dispatched()
-	resp, err := a.Model.Complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
+	resp, err := a.complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
 	if err != nil {
