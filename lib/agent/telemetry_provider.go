@@ -84,12 +84,13 @@ func traceProviderAttempts(ctx context.Context, resp *provider.Response, err err
 // traceObservation records a Laya shadow observation as a
 // fluzo.laya.observation client span in its attempt's trace, timed by the
 // observation's own latency (it is answered in the background, possibly
-// after the attempt's root span ended), and counts it by status.
-func (w *Owner) traceObservation(refs Refs, ob Observation) {
+// after the attempt's root span ended), and counts it by status. It
+// returns the span's ID for the observation's event ("" when off).
+func (w *Owner) traceObservation(refs Refs, ob Observation) string {
 	t := w.Telemetry
 	rt := t.runtime()
 	if rt == nil {
-		return
+		return ""
 	}
 	ctx := context.Background()
 	if sc, ok := t.roots.Load(refs.Attempt); ok {
@@ -117,4 +118,5 @@ func (w *Owner) traceObservation(refs Refs, ob Observation) {
 	}
 	sp.End(trace.WithTimestamp(end))
 	rt.Metrics().LayaObservation(ctx, status, latency)
+	return sp.SpanContext().SpanID().String()
 }
