@@ -16,7 +16,7 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 		return a.exhausted(ctx, err)
 	}
 	a.toolCalls++
-	d, err := a.Policy.Evaluate(ctx, call.Name, call.Args)
+	d, err := a.tracedEvaluate(ctx, call.Name, call.Args)
 	if err != nil {
 		d = Decision{Verdict: VerdictDeny, Rule: "policy_error", Reason: core.AsError(err).Message}
 	}
@@ -48,7 +48,7 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 	if err := a.Journal.OpDispatched(ctx, a.refs, op); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	out, stop := a.dispatch(ctx, call)
+	out, stop := a.tracedDispatch(ctx, call, op)
 	faultPoint("after_dispatch")
 	// The honest outcome is committed even when the task was cancelled
 	// meanwhile (the command's partial output and how it ended).
@@ -74,7 +74,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 	}
 	// Waiting for the user does not consume active time.
 	a.budget.Pause()
-	got, err := a.Approver.Approve(ctx, a.refs, p)
+	got, err := a.tracedApprove(ctx, p)
 	a.budget.Run()
 	if err != nil {
 		a.answerSkipped([]ToolCall{call})

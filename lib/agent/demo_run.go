@@ -69,7 +69,7 @@ func RunDemo(ctx context.Context, o DemoOptions) (Result, sim.Verdict, error) {
 	if _, err := store.AddGitExclude(ctx, ws); err != nil {
 		return Result{}, sim.Verdict{}, err
 	}
-	owner, err := OpenOwner(ctx, OwnerOptions{Dir: ws.Root, Emit: o.Emit})
+	owner, err := OpenOwner(ctx, OwnerOptions{Dir: ws.Root, Emit: o.Emit, Telemetry: "demo"})
 	if err != nil {
 		return Result{}, sim.Verdict{}, err
 	}

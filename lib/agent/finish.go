@@ -30,7 +30,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	// the run was cancelled.
 	fctx := context.WithoutCancel(ctx)
 	if err == nil {
-		res.Verification = a.verifyNow(fctx)
+		res.Verification = a.tracedVerify(fctx)
 		if !res.Verification.Completed {
 			status, reason = core.CodeFailed, res.Verification.Reason
 			if a.denied {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/telemetry"
 )
 
 // StoreJournal is the Journal over the workspace store. Every committed
@@ -25,6 +26,7 @@ func (j *StoreJournal) write(ctx context.Context, refs Refs, fn func(tx *store.T
 	err := j.S.Write(ctx, func(tx *store.Tx) error {
 		evs = evs[:0]
 		tx.Meta.Trace = refs.Trace
+		_, tx.Meta.Span = telemetry.IDs(ctx)
 		return fn(tx, func(ev core.Event, err error) error {
 			if err == nil {
 				evs = append(evs, ev)

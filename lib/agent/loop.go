@@ -77,6 +77,8 @@ type Runner struct {
 	OnStart func(Refs)
 	// Admit reserves model/pool capacity for one request (nil: none).
 	Admit func(ctx context.Context, purpose string) (Slot, error)
+	// Telemetry instruments the run with spans, metrics and logs (nil: none).
+	Telemetry *Telemetry
 }
 
 // EvPromptReceipt records the initial context of an attempt.
@@ -158,7 +160,8 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
 	a.budget.Run()
 	defer a.budget.Pause()
-	err := a.start(ctx, request)
+	ctx, root := a.traceAttempt(ctx, prior)
+	err := a.tracedStart(ctx, request)
 	a.observe("task_start", map[string]any{"request": request, "verify": verify})
 	if err == nil && prior != nil {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
@@ -168,6 +171,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 		err = a.loop(ctx)
 	}
 	res := a.finish(ctx, err)
+	a.endAttempt(ctx, root, res)
 	a.observe("task_end", map[string]any{"status": res.Status, "reason": res.Reason, "turns": res.Turns, "verification": res.Verification.Verification})
 	return res
 }
@@ -215,7 +219,7 @@ func (a *run) loop(ctx context.Context) error {
 		case StepStop:
 			return stopWith(core.CodeBudgetExhausted, "max_turns", nil)
 		}
-		done, err := a.turn(ctx)
+		done, err := a.tracedTurn(ctx)
 		if err != nil || done {
 			return err
 		}
@@ -225,7 +229,7 @@ func (a *run) loop(ctx context.Context) error {
 // turn sends one request and executes the complete tool calls it returns.
 func (a *run) turn(ctx context.Context) (bool, error) {
 	a.deliverInterventions(ctx)
-	if err := a.compactIfNeeded(ctx); err != nil {
+	if err := a.tracedCompaction(ctx); err != nil {
 		return false, err
 	}
 	resp, err := a.request(ctx, PurposeTurn, a.msgs, a.Tools.Schemas())

@@ -37,6 +37,7 @@ func (p *ProviderModel) Complete(ctx context.Context, req ModelRequest, live fun
 			live(LiveDelta{Kind: string(d.Kind), Text: d.Text})
 		}
 	})
+	traceProviderAttempts(ctx, resp, err)
 	if err != nil {
 		return ModelResponse{}, err
 	}

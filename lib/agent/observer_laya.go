@@ -82,9 +82,11 @@ func layaAsker(c *provider.Laya, model string) LayaAsker {
 
 // recordObservation stores one observation (answered, failed or skipped).
 func (w *Owner) recordObservation(refs Refs, ob Observation) {
+	span := w.traceObservation(refs, ob)
 	data, _ := json.Marshal(ob)
 	var evs []core.Event
 	err := w.Store.Write(context.Background(), func(tx *store.Tx) error {
+		tx.Meta.Trace, tx.Meta.Span = refs.Trace, span
 		ev, err := tx.AddObservation(&store.Observation{SessionID: refs.Session, TaskID: refs.Task, AttemptID: refs.Attempt, Kind: ob.Point, Data: data})
 		evs = append(evs[:0], ev)
 		return err

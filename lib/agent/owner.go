@@ -21,6 +21,9 @@ type OwnerOptions struct {
 	// Emit receives every committed event (core.Event) and every live
 	// record, in order.
 	Emit func(any)
+	// Telemetry, when set, starts the telemetry runtime from [telemetry]
+	// and reports this execution mode (headless, demo); "" starts none.
+	Telemetry string
 }
 
 // Owner is the runtime owner of one workspace: the only process that
@@ -40,6 +43,8 @@ type Owner struct {
 	observing func() Refs
 	mu        sync.Mutex
 	closers   []func() error
+	// Telemetry instruments this owner's runs (nil: none).
+	Telemetry *Telemetry
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -75,6 +80,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg)}
 	w.closers = append(w.closers, own.Release, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.startTelemetry(ctx, ws, o.Telemetry); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -233,6 +242,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
 		Admit:               w.admitter(w.Config.String("agent.model")),
+		Telemetry:           w.Telemetry,
 	}
 	cleanup := func() {
 		tc.Close()

@@ -19,7 +19,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 	if err != nil {
 		return ModelResponse{}, a.exhausted(ctx, err)
 	}
-	slot, err := a.admit(ctx, purpose)
+	slot, err := a.tracedAdmit(ctx, purpose)
 	if err != nil {
 		a.budget.Release(resv)
 		if ctx.Err() != nil {
@@ -34,7 +34,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	slot.Dispatched()
-	resp, err := a.Model.Complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
+	resp, err := a.complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
 	if err != nil {

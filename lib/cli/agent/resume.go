@@ -55,7 +55,7 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 // openOwner opens the workspace as its owner, reports what recovery
 // changed, and serves the control socket.
 func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, error) {
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit})
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit, Telemetry: "headless"})
 	if err != nil {
 		return nil, err
 	}
