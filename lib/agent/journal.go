@@ -59,4 +59,7 @@ type Compaction struct {
 	AfterTokens  int64
 	Summary      string
 	Artifact     string
+	// From and To are the summarized message range [From, To).
+	From, To int
+	Trigger  int
 }

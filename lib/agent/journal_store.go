@@ -239,6 +239,13 @@ func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) e
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		rec := store.Compaction{SessionID: refs.Session, TaskID: refs.Task, AttemptID: refs.Attempt,
 			BeforeTokens: &c.BeforeTokens, AfterTokens: &c.AfterTokens, Summary: c.Summary, Artifact: c.Artifact}
-		return add(tx.AddCompaction(&rec))
+		if err := add(tx.AddCompaction(&rec)); err != nil {
+			return err
+		}
+		// The outcome with its source range and estimates, like a blocked
+		// compaction's event (the record's own event has no range).
+		body, _ := json.Marshal(map[string]any{"outcome": "completed", "compaction": rec.ID, "artifact": c.Artifact, "from": c.From, "to": c.To,
+			"before_tokens_estimate": c.BeforeTokens, "after_tokens_estimate": c.AfterTokens, "trigger": c.Trigger})
+		return add(tx.Append(core.Event{Type: core.EvCompaction, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
 	})
 }

@@ -127,7 +127,7 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	// The artifact is durable and the compaction recorded before the
 	// context pointer moves.
 	sum, _ := json.Marshal(summary)
-	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art}); err != nil {
+	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art, From: plan.From, To: plan.To, Trigger: plan.Trigger}); err != nil {
 		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
 	}
 	a.msgs = next
