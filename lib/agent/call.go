@@ -90,7 +90,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) {
-	out, err := a.Tools.Call(ctx, call.Name, call.Args)
+	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	if err != nil {
 		out = ToolOutcome{OK: false, Error: core.AsError(err)}
 	}
