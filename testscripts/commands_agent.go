@@ -1,7 +1,10 @@
 package testscripts
 
 import (
+	"context"
+
 	"encoding/json"
+	"github.com/josecorral/fluzo/lib/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,4 +157,28 @@ func sameCommand(got, want []string) bool {
 		}
 	}
 	return true
+}
+
+func init() { register("wait-event", waitEvent) }
+
+// wait-event TYPE waits (up to a minute) until the store of the current
+// workspace holds an event of TYPE, reading it read-only.
+func waitEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: wait-event TYPE")
+	}
+	ctx := context.Background()
+	ws, err := store.ResolveWorkspace(ctx, ts.MkAbs("."))
+	ts.Check(err)
+	for i := 0; i < 600; i++ {
+		if s, err := store.OpenReadOnly(ctx, ws); err == nil {
+			page, err := s.Events(ctx, store.EventQuery{Type: args[0], Limit: 1})
+			s.Close()
+			if err == nil && len(page.Events) > 0 {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("no %s event was recorded within a minute", args[0])
 }

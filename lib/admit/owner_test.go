@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -24,7 +26,11 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Stdout.WriteString("held " + o.Record.Instance + "\n")
-		select {}
+		// Sleep rather than select{}: a bare select can end in the
+		// runtime's deadlock exit, and o must stay reachable or its lock
+		// file's finalizer would close the descriptor and drop the flock.
+		time.Sleep(time.Hour)
+		runtime.KeepAlive(o)
 	}
 	os.Exit(m.Run())
 }

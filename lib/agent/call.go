@@ -11,12 +11,11 @@ import (
 // call runs one complete tool call through the operation lifecycle:
 // requested → policy → (approval) → durable intent → dispatch → outcome.
 func (a *run) call(ctx context.Context, call ToolCall) error {
-	a.toolCalls++
-	if a.toolCalls > orDefault(a.Budgets.MaxToolCalls, DefaultMaxToolCalls) {
-		a.record(ctx, core.EvBudget, map[string]any{"budget": "tool_calls", "limit": orDefault(a.Budgets.MaxToolCalls, DefaultMaxToolCalls)})
+	if err := a.budget.BeginToolCall(); err != nil {
 		a.answerSkipped([]ToolCall{call})
-		return stopWith(core.CodeBudgetExhausted, "max_tool_calls", nil)
+		return a.exhausted(ctx, err)
 	}
+	a.toolCalls++
 	op, err := a.Journal.OpRequested(ctx, a.refs, call)
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
@@ -74,7 +73,10 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 		a.answerSkipped([]ToolCall{call})
 		return d, stopWith(core.CodePermissionRequired, "permission_required", nil)
 	}
+	// Waiting for the user does not consume active time.
+	a.budget.Pause()
 	got, err := a.tracedApprove(ctx, p)
+	a.budget.Run()
 	if err != nil {
 		a.answerSkipped([]ToolCall{call})
 		if ctx.Err() != nil {

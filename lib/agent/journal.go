@@ -41,6 +41,18 @@ type Journal interface {
 	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
 	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
 	ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error
+	// Compacted records a completed compaction whose artifact is already
+	// durable; only then does the active context move.
+	Compacted(ctx context.Context, refs Refs, c Compaction) error
 	// Finish records the attempt's outcome and the task's resulting state.
 	Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error
+}
+
+// Compaction is the record of one completed compaction. Token counts are
+// the runtime's estimates (never reported usage).
+type Compaction struct {
+	BeforeTokens int64
+	AfterTokens  int64
+	Summary      string
+	Artifact     string
 }

@@ -220,3 +220,12 @@ func (j *StoreJournal) Finish(ctx context.Context, refs Refs, task core.TaskStat
 		return add(ev, err)
 	})
 }
+
+// Compacted stores the compaction row and its event in one transaction.
+func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) error {
+	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		rec := store.Compaction{SessionID: refs.Session, TaskID: refs.Task, AttemptID: refs.Attempt,
+			BeforeTokens: &c.BeforeTokens, AfterTokens: &c.AfterTokens, Summary: c.Summary, Artifact: c.Artifact}
+		return add(tx.AddCompaction(&rec))
+	})
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
+	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -16,13 +18,29 @@ const (
 	DefaultToolContextMaxBytes = 16 << 10
 )
 
-// Budgets are a task's finite limits. Zero MaxTokens means no token
-// budget; the other zero values take defaults.
+// Budgets are a task's finite limits, enforced by an admit.Budget (tool
+// calls, tokens, active time) and the step limit (turns). Zero MaxTokens
+// and MaxActive mean no such budget; the other zero values take defaults.
 type Budgets struct {
 	MaxTurns        int
 	MaxToolCalls    int
 	MaxTokens       int64
 	MaxOutputTokens int
+	MaxActive       time.Duration
+}
+
+// unlimited stands for "no budget" in admit.Limits.
+const unlimited = int64(1) << 60
+
+func (b Budgets) limits() admit.Limits {
+	l := admit.Limits{Turns: unlimited, ToolCalls: int64(orDefault(b.MaxToolCalls, DefaultMaxToolCalls)), Tokens: b.MaxTokens, Active: b.MaxActive}
+	if l.Tokens <= 0 {
+		l.Tokens = unlimited
+	}
+	if l.Active <= 0 {
+		l.Active = time.Duration(unlimited)
+	}
+	return l
 }
 
 // Approver answers an AskUser decision interactively; a nil Approver is
@@ -96,7 +114,7 @@ type run struct {
 	steps     StepLimit
 	loops     LoopDetector
 	tokens    TokenAccount
-	charged   int64
+	budget    *admit.Budget
 	toolCalls int
 	editSeq   int64
 	touched   []string
@@ -134,10 +152,14 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 	}
 	a := &run{Runner: r, refs: refs, verify: verify}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
+	var used admit.Usage
 	if prior != nil {
 		a.steps.Resume(prior.Turns)
-		a.charged = prior.Tokens
+		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
+	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
+	a.budget.Run()
+	defer a.budget.Pause()
 	ctx, root := a.traceAttempt(ctx, prior)
 	err := a.tracedStart(ctx, request)
 	a.observe("task_start", map[string]any{"request": request, "verify": verify})
@@ -167,6 +189,9 @@ func (a *run) start(ctx context.Context, request string) error {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
 	a.msgs = ic.Messages
+	if ws, err := CurrentWorkspaceState(ctx, a.Root); err == nil {
+		a.record(ctx, EvWorkspaceState, ws)
+	}
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
 	// The content is session content: kept as an artifact, referenced by
@@ -272,16 +297,25 @@ func (a *run) deliverInterventions(ctx context.Context) {
 	}
 }
 
-// ErrTimeBudget is the cause a task's context carries when its active-time
-// budget (harness.max_active_seconds) ran out.
-var ErrTimeBudget = core.Errorf(core.CodeBudgetExhausted, "the task's active time budget ran out").
-	WithHint("raise harness.max_active_seconds or narrow the task")
-
-// stopped classifies the end of a cancelled context: the time budget is
-// budget_exhausted, anything else a cancellation.
+// stopped classifies the end of a cancelled context.
 func stopped(ctx context.Context, err error) error {
-	if errors.Is(context.Cause(ctx), ErrTimeBudget) {
-		return stopWith(core.CodeBudgetExhausted, "max_active_seconds", ErrTimeBudget)
-	}
 	return stopWith(core.CodeCancelled, "cancelled", err)
+}
+
+// budgetReasons name the result reason of each exhausted dimension.
+var budgetReasons = map[string]string{
+	admit.DimTokens: "max_tokens", admit.DimToolCalls: "max_tool_calls",
+	admit.DimActive: "max_active_seconds", admit.DimTurns: "max_turns",
+}
+
+// exhausted records a budget exhaustion and stops with its reason.
+func (a *run) exhausted(ctx context.Context, err error) error {
+	fe := core.AsError(err)
+	dim, _ := fe.Details["dimension"].(string)
+	a.record(ctx, core.EvBudget, map[string]any{"budget": dim, "details": fe.Details, "usage": a.budget.Usage()})
+	reason := budgetReasons[dim]
+	if reason == "" {
+		reason = "budget_exhausted"
+	}
+	return stopWith(core.CodeBudgetExhausted, reason, err)
 }

@@ -188,6 +188,14 @@ func (o *Observer) record(ob Observation) {
 	}
 }
 
+// NewTask resets the per-task observation count; a pause after repeated
+// failures lasts for the whole session and is not reset.
+func (o *Observer) NewTask() {
+	o.mu.Lock()
+	o.sent = 0
+	o.mu.Unlock()
+}
+
 // Paused reports whether the observer paused itself after failures.
 func (o *Observer) Paused() bool {
 	o.mu.Lock()

@@ -62,6 +62,12 @@ func TestObserverLimitsPausesAndSkips(t *testing.T) {
 	if calls != 4 || log.count(func(o Observation) bool { return o.Skipped == ObservationSkipLimit }) != 2 {
 		t.Fatalf("limit: %d calls", calls)
 	}
+	o.NewTask()
+	o.Observe("p", "next task", nil, "continue")
+	o.Wait()
+	if calls != 5 {
+		t.Fatal("the per-task limit was not reset for the next task")
+	}
 
 	log2 := &obsLog{}
 	failing := &Observer{Record: log2.add, Ask: func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
@@ -71,6 +77,7 @@ func TestObserverLimitsPausesAndSkips(t *testing.T) {
 		failing.Observe("p", i, nil, "continue")
 		failing.Wait()
 	}
+	failing.NewTask()
 	if !failing.Paused() || log2.count(func(o Observation) bool { return o.Failure != "" }) != 3 || log2.count(func(o Observation) bool { return o.Skipped == ObservationSkipPaused }) != 2 {
 		t.Fatalf("pause after 3 failures: %+v", log2.obs)
 	}

@@ -37,6 +37,10 @@ type Owner struct {
 	active   activeTask
 	// admission is this process's model/pool admission.
 	admission *admit.Admission
+	// observer is the session's Laya shadow observer (nil when disabled);
+	// observing returns the ids of the task it currently observes.
+	observer  *Observer
+	observing func() Refs
 	mu        sync.Mutex
 	closers   []func() error
 	// Telemetry instruments this owner's runs (nil: none).
@@ -132,6 +136,9 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
+	if err := checkWorkspaceState(ctx, w.Store, task, w.Root); err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+	}
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
 		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, t.Verify)
 	})
@@ -143,18 +150,29 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
 	defer cleanup()
-	budget := w.Config.Seconds("harness.max_active_seconds")
-	ctx, stopTimer := context.WithTimeoutCause(ctx, budget, ErrTimeBudget)
-	defer stopTimer()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var refs Refs
+	if tc, ok := r.Tools.(*ToolClient); ok {
+		// Work that does not end on cancel stays "stopping", with the
+		// processes that survived named in an event.
+		tc.OnStopping(func(target string, survivors any) {
+			w.active.mu.Lock()
+			w.active.state = "stopping"
+			w.active.mu.Unlock()
+			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, "operation.stopping", map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+		})
+	}
 	r.OnStart = func(got Refs) {
 		refs = got
-		w.active.set(got, cancel, r.Tools)
+		gate, _ := r.Policy.(*PolicyGate)
+		w.active.set(got, cancel, r.Tools, gate)
 	}
 	defer w.active.clear()
-	obs, err := w.layaObserver(func() Refs { return refs })
+	obs, err := w.sessionObserver()
+	w.active.mu.Lock()
+	w.observing = func() Refs { return refs }
+	w.active.mu.Unlock()
 	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
 	}
@@ -172,6 +190,9 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), error) {
 	if t.Verify == "" {
 		t.Verify = w.Config.String("harness.verify_command")
+	}
+	if t.Verify == "" {
+		t.Verify = VerifyFromRequest(t.Request)
 	}
 	pol, err := policy.FromConfig(w.Config)
 	if err != nil {
@@ -214,7 +235,8 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Emit:    w.send,
 		Root:    w.Root,
 		Budgets: Budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
-			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens)},
+			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
+			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
 		Context: ContextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
@@ -280,4 +302,25 @@ func actionTaken(point string, data any) string {
 		}
 	}
 	return "continue"
+}
+
+// sessionObserver returns the session's shadow observer, creating it on
+// first use, with the per-task count reset.
+func (w *Owner) sessionObserver() (*Observer, error) {
+	if w.observer == nil {
+		obs, err := w.layaObserver(func() Refs {
+			w.active.mu.Lock()
+			defer w.active.mu.Unlock()
+			if w.observing == nil {
+				return Refs{}
+			}
+			return w.observing()
+		})
+		if err != nil || obs == nil {
+			return nil, err
+		}
+		w.observer = obs
+	}
+	w.observer.NewTask()
+	return w.observer, nil
 }

@@ -18,18 +18,33 @@ type activeTask struct {
 	state   string
 	cancel  context.CancelFunc
 	tools   Tools
+	gate    *PolicyGate
 }
 
-func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools) {
+func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *PolicyGate) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.refs, t.cancel, t.tools, t.started, t.state = refs, cancel, tools, time.Now(), "running"
+	t.refs, t.cancel, t.tools, t.gate, t.started, t.state = refs, cancel, tools, gate, time.Now(), "running"
 }
 
 func (t *activeTask) clear() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.refs, t.cancel, t.tools, t.state = Refs{}, nil, nil, ""
+	t.refs, t.cancel, t.tools, t.gate, t.state = Refs{}, nil, nil, nil, ""
+}
+
+// Gate returns the running task's policy gate (nil when idle).
+func (w *Owner) Gate() *PolicyGate {
+	w.active.mu.Lock()
+	defer w.active.mu.Unlock()
+	return w.active.gate
+}
+
+// Running returns the ids of the running task (zero when idle).
+func (w *Owner) Running() Refs {
+	w.active.mu.Lock()
+	defer w.active.mu.Unlock()
+	return w.active.refs
 }
 
 // ControlHandlers are the owner's control-socket commands: one handler

@@ -13,15 +13,15 @@ import (
 // goes through here.
 func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools json.RawMessage) (ModelResponse, error) {
 	maxOut := orDefault(a.Budgets.MaxOutputTokens, DefaultMaxOutputTokens)
-	if a.Budgets.MaxTokens > 0 {
-		reserve := int64(EstimateAll(msgs, len(tools)) + maxOut)
-		if a.charged+reserve > a.Budgets.MaxTokens {
-			a.record(ctx, core.EvBudget, map[string]any{"budget": "tokens", "limit": a.Budgets.MaxTokens, "charged": a.charged, "reserve": reserve, "purpose": purpose})
-			return ModelResponse{}, stopWith(core.CodeBudgetExhausted, "max_tokens", nil)
-		}
+	// Reserve the estimated input plus the output reserve before sending;
+	// reconcile with reported usage after.
+	resv, err := a.budget.ReserveTokens(int64(EstimateAll(msgs, len(tools)) + maxOut))
+	if err != nil {
+		return ModelResponse{}, a.exhausted(ctx, err)
 	}
 	slot, err := a.tracedAdmit(ctx, purpose)
 	if err != nil {
+		a.budget.Release(resv)
 		if ctx.Err() != nil {
 			return ModelResponse{}, stopped(ctx, err)
 		}
@@ -30,6 +30,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
 	if err != nil {
 		slot.CancelBeforeDispatch()
+		a.budget.Release(resv)
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	slot.Dispatched()
@@ -39,10 +40,12 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 	if err != nil {
 		state := "uncertain" // the server may have processed it
 		if fe := core.AsError(err); fe.Details["status"] != nil && ctx.Err() == nil {
-			state = "completed" // it answered, with an error
+			state = "completed" // it answered, with an error: nothing generated
 			slot.Complete()
+			a.budget.Release(resv)
 		} else {
-			slot.Uncertain() // stays occupied until reconciled
+			slot.Uncertain()              // stays occupied until reconciled
+			a.budget.Reconcile(resv, nil) // unknown usage is charged in full
 		}
 		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
 		if ctx.Err() != nil {
@@ -51,7 +54,13 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		return ModelResponse{}, stopWith(providerCode(err), "provider_error", err)
 	}
 	slot.Complete()
-	a.charged += a.tokens.add(resp)
+	a.tokens.add(resp)
+	var reported *int64
+	if resp.Usage.Input != nil && resp.Usage.Output != nil {
+		total := *resp.Usage.Input + *resp.Usage.Output
+		reported = &total
+	}
+	a.budget.Reconcile(resv, reported)
 	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage); err != nil {
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
@@ -115,8 +124,12 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	if after > plan.Trigger {
 		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, nil)
 	}
-	// The artifact is durable before the context pointer moves.
-	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "completed", "artifact": art, "from": plan.From, "to": plan.To, "before_tokens_estimate": plan.Estimated, "after_tokens_estimate": after, "trigger": plan.Trigger})
+	// The artifact is durable and the compaction recorded before the
+	// context pointer moves.
+	sum, _ := json.Marshal(summary)
+	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art}); err != nil {
+		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
+	}
 	a.msgs = next
 	return nil
 }

@@ -50,9 +50,9 @@ type TokenAccount struct {
 	Requests  int   `json:"requests"`
 }
 
-// add records one response's usage; the budget is charged with reported
-// usage when known and with the estimate otherwise.
-func (a *TokenAccount) add(r ModelResponse) int64 {
+// add records one response's usage for the result (the budget itself is
+// charged by admit.Budget).
+func (a *TokenAccount) add(r ModelResponse) {
 	a.Requests++
 	charged := int64(0)
 	if r.Usage.Input != nil && r.Usage.Output != nil {
@@ -69,5 +69,4 @@ func (a *TokenAccount) add(r ModelResponse) int64 {
 		}
 		a.Estimated += charged
 	}
-	return charged
 }

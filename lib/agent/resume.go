@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -116,4 +117,58 @@ func resumeNote(p Prior) string {
 		}
 	}
 	return b.String()
+}
+
+// EvWorkspaceState records the branch and revision an attempt started at;
+// resume checks them before continuing.
+const EvWorkspaceState = "workspace.state"
+
+// WorkspaceState is the git identity of the working tree.
+type WorkspaceState struct {
+	Branch string `json:"branch"`
+	Head   string `json:"head"`
+}
+
+// CurrentWorkspaceState reads the branch and HEAD of root.
+func CurrentWorkspaceState(ctx context.Context, root string) (WorkspaceState, error) {
+	var ws WorkspaceState
+	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
+	if err == nil {
+		ws.Head = strings.TrimSpace(string(head))
+	}
+	branch, err := inspectGit(ctx, root, "symbolic-ref", "-q", "--short", "HEAD")
+	if err == nil {
+		ws.Branch = strings.TrimSpace(string(branch))
+	}
+	return ws, nil
+}
+
+// checkWorkspaceState compares the state a task last started at with the
+// current one: a different branch or revision means the earlier work may
+// not apply, so resume refuses instead of guessing.
+func checkWorkspaceState(ctx context.Context, s *store.Store, task, root string) error {
+	var last *WorkspaceState
+	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: EvWorkspaceState}, func(ev core.Event) error {
+		var ws WorkspaceState
+		if json.Unmarshal(ev.Data, &ws) == nil {
+			last = &ws
+		}
+		return nil
+	})
+	if err != nil || last == nil {
+		return err
+	}
+	now, _ := CurrentWorkspaceState(ctx, root)
+	if now != *last {
+		return core.Errorf(core.CodeInterrupted, "the workspace moved since task %s ran: it was on %s at %.12s, it is now on %s at %.12s", task, orDetached(last.Branch), last.Head, orDetached(now.Branch), now.Head).
+			WithHint("check out %s at %.12s again to resume, or start a new task", orDetached(last.Branch), last.Head)
+	}
+	return nil
+}
+
+func orDetached(b string) string {
+	if b == "" {
+		return "a detached HEAD"
+	}
+	return b
 }

@@ -20,6 +20,35 @@ type ToolClient struct {
 
 	mu      sync.Mutex
 	current string
+	// onStopping is told when a cancelled request left processes that
+	// did not end within the grace period.
+	onStopping func(target string, survivors any)
+	quit       chan struct{}
+}
+
+// OnStopping sets the handler of "stopping" reports.
+func (t *ToolClient) OnStopping(f func(target string, survivors any)) {
+	t.mu.Lock()
+	t.onStopping = f
+	t.mu.Unlock()
+}
+
+// watchStopping forwards the server's stopping reports until it exits.
+func (t *ToolClient) watchStopping() {
+	for {
+		var rep tools.Reply
+		select {
+		case rep = <-t.C.Stopping:
+		case <-t.quit:
+			return
+		}
+		t.mu.Lock()
+		f := t.onStopping
+		t.mu.Unlock()
+		if f != nil {
+			f(rep.Target, rep.Survivors)
+		}
+	}
 }
 
 // StartToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
@@ -36,7 +65,9 @@ func StartToolServer(ctx context.Context, root string) (*ToolClient, error) {
 		return nil, err
 	}
 	schemas, _ := json.Marshal(tools.Schemas())
-	return &ToolClient{C: c, schemas: schemas}, nil
+	t := &ToolClient{C: c, schemas: schemas, quit: make(chan struct{})}
+	go t.watchStopping()
+	return t, nil
 }
 
 func isExecutable(p string) bool {
@@ -124,4 +155,9 @@ func (t *ToolClient) Kill(ctx context.Context) error {
 func (t *ToolClient) Schemas() json.RawMessage { return t.schemas }
 
 // Close ends the child: it stops its processes and exits.
-func (t *ToolClient) Close() error { return t.C.Close() }
+func (t *ToolClient) Close() error {
+	if t.quit != nil {
+		close(t.quit)
+	}
+	return t.C.Close()
+}

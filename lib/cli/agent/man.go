@@ -5,6 +5,20 @@ import "github.com/josecorral/fluzo/lib/cli/clidoc"
 // ManSections adds fluzo-agent's man page sections.
 func ManSections() []clidoc.Section {
 	return []clidoc.Section{
+		{Title: "Result record", Body: `run, resume and demo always end with one JSON line:
+
+  {"v":1,"type":"result","status":"completed","reason":"","session":"ses_...",
+   "task":"tsk_...","attempt":"att_...","trace":"...","turns":5,"tool_calls":4,
+   "verification":{"completed":true,"verification":"passed","evidence":{...}},
+   "diff":{"type":"diff_summary","pre_existing":[...],"changed":[...]},
+   "summary":"...","usage":{...},"error":{...},"pending":{...}}
+
+status is completed only when the verification command passed at the final
+workspace state after the last edit; otherwise it names what stopped the task
+(failed, permission_required, permission_denied, budget_exhausted, blocked,
+cancelled, provider_error, ...) and the exit status follows the table below.
+verification is passed, failed, stale, not_run or not_configured. pending names
+the operation a headless run stopped at.`},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
 and serves only connections from its own user (checked with SO_PEERCRED).
@@ -16,16 +30,35 @@ Commands are JSON lines such as
 
 answered by {"v":1,"type":"ack","re":"c1",...} or a typed error record. Unknown
 fields are rejected. force_stop without "yes":true is confirmation_required.`},
+		{Title: "Recovery", Body: `Opening a workspace as its owner first applies the restart rules: attempts
+recorded as running become interrupted, operations with an intent but no
+outcome become unknown, and their tasks blocked. Nothing is executed and no
+provider is contacted. resume is explicit and never replays an operation
+whose outcome is unknown.`},
+		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_intent_commit or
+FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
+boundary (recovery tests only; ignored without the test profile).
+XDG_RUNTIME_DIR locates control sockets.`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
 <workspace>/.fluzodrive/ - the store, artifacts and owner lock.
 ${XDG_RUNTIME_DIR}/fluzo/ - control sockets.`},
-		{Title: "Examples", Body: `Ask the owner of this workspace what it is doing:
+		{Title: "Examples", Body: `Fix the bundled Rust fixture against the built-in simulator:
+
+  fluzo demo --headless
+
+Run a task with an exact grant and a verification command:
+
+  fluzo-agent run --task "the parser test fails; fix it" --verify "cargo test" --allow "exec:cargo test"
+
+From another terminal: what is running, cancel it, or force-stop it:
 
   fluzo-agent status
-
-Cancel a task gracefully, or force-stop it:
-
   fluzo-agent cancel tsk_01J...
-  fluzo-agent kill tsk_01J... --yes`},
+  fluzo-agent kill tsk_01J... --yes
+
+Continue after a crash, and show what the model was first given:
+
+  fluzo-agent resume tsk_01J... --allow "exec:cargo test"
+  fluzo-agent debug prompt tsk_01J...`},
 	}
 }

@@ -1,0 +1,288 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"sync"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/policy"
+)
+
+// Port is the JSONL application port (fluzo-agent serve): commands in,
+// acks, errors, events and results out. Acknowledgement is not
+// completion: outcomes arrive as events and a result record.
+type Port struct {
+	Owner *Owner
+
+	outMu sync.Mutex
+	out   *json.Encoder
+
+	mu      sync.Mutex
+	running bool
+	inbox   *Inbox
+	pending *portApproval
+	yolo    bool
+	wg      sync.WaitGroup
+}
+
+// portApproval is the one approval a running task waits for.
+type portApproval struct {
+	op     PendingApproval
+	answer chan Decision
+}
+
+// NewPort returns a port writing to out; pass its Emit as the owner's.
+func NewPort(out io.Writer) *Port { return &Port{out: json.NewEncoder(out)} }
+
+// Emit writes one record (event, live update, ack, result) as a line.
+func (p *Port) Emit(v any) {
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	p.out.Encode(v)
+}
+
+// Serve reads commands until in ends, then waits for a running task.
+func (p *Port) Serve(ctx context.Context, in io.Reader) error {
+	handlers := p.handlers()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		p.Emit(Dispatch(ctx, handlers, sc.Bytes()))
+	}
+	p.wg.Wait()
+	return nil
+}
+
+func (p *Port) handlers() map[string]ControlHandler {
+	return map[string]ControlHandler{
+		"start_task":         p.startTask,
+		"approve":            p.approve,
+		"deny":               p.deny,
+		"queue_intervention": p.queueIntervention,
+		"edit_intervention":  p.editIntervention,
+		"set_yolo":           p.setYolo,
+		"cancel":             p.Owner.ctlCancel,
+		"force_stop":         p.Owner.ctlForceStop,
+		"status":             p.Owner.ctlStatus,
+		"tasks":              p.tasks,
+		"task":               p.task,
+		"events":             p.events,
+		"subscribe":          p.subscribe,
+		"settings":           p.settings,
+		"capacity":           p.capacity,
+		"revoke_grant":       p.revokeGrant,
+		"resume":             p.resume,
+	}
+}
+
+type startArgs struct {
+	core.Command
+	Request string   `json:"request"`
+	Verify  string   `json:"verify,omitempty"`
+	Allow   []string `json:"allow,omitempty"`
+}
+
+// startTask starts one task in the background; its events and result
+// follow on the port.
+func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
+	var a startArgs
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Request == "" {
+		return nil, core.Errorf(core.CodeInvalidRequest, "start_task needs a request").WithHint(`send "request":"what to do"`)
+	}
+	return p.launch(func(opts TaskOptions) Result {
+		opts.Request, opts.Verify, opts.Allow = a.Request, a.Verify, a.Allow
+		return p.Owner.Run(context.WithoutCancel(ctx), opts)
+	})
+}
+
+// launch runs one task in the background; its events and result follow
+// on the port. One task at a time: the owner is the workspace's writer.
+func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running {
+		return nil, core.Errorf(core.CodeWorkspaceBusy, "a task is already running in this workspace").
+			WithHint("wait for its result, or cancel it")
+	}
+	p.running, p.inbox = true, &Inbox{}
+	opts := TaskOptions{Yolo: p.yolo, Approver: p, Inbox: p.inbox}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		res := run(opts)
+		p.mu.Lock()
+		p.running, p.pending = false, nil
+		p.mu.Unlock()
+		p.Emit(res)
+	}()
+	return map[string]any{"state": "starting"}, nil
+}
+
+// Approve implements Approver: it announces the pending operation and
+// waits for approve or deny (or cancellation).
+func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
+	pa := &portApproval{op: op, answer: make(chan Decision, 1)}
+	p.mu.Lock()
+	p.pending = pa
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		if p.pending == pa {
+			p.pending = nil
+		}
+		p.mu.Unlock()
+	}()
+	select {
+	case d := <-pa.answer:
+		return d, nil
+	case <-ctx.Done():
+		return Decision{}, ctx.Err()
+	}
+}
+
+type answerArgs struct {
+	core.Command
+	Operation string `json:"operation"`
+	Scope     string `json:"scope,omitempty"` // once (default) or task
+}
+
+// take returns the pending approval when it is for operation; an answer
+// for any other operation is stale.
+func (p *Port) take(a answerArgs) (*portApproval, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending == nil || p.pending.op.Operation != a.Operation {
+		return nil, core.Errorf(core.CodeInvalidRequest, "operation %s is not waiting for approval (stale approval)", a.Operation).
+			WithHint("answer the operation named by the latest permission.requested event")
+	}
+	pa := p.pending
+	p.pending = nil
+	return pa, nil
+}
+
+func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
+	var a answerArgs
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Scope != "" && a.Scope != "once" && a.Scope != "task" {
+		return nil, core.Errorf(core.CodeInvalidRequest, "scope must be once or task, not %q", a.Scope)
+	}
+	pa, err := p.take(a)
+	if err != nil {
+		return nil, err
+	}
+	d := Decision{Verdict: VerdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
+	if a.Scope == "task" {
+		if gate := p.Owner.Gate(); gate != nil {
+			op, _ := OperationFor(pa.op.Tool, pa.op.Args)
+			gate.AddGrant(policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: policy.SpecFor(op), Source: "user"})
+		}
+	}
+	pa.answer <- d
+	return map[string]any{"operation": a.Operation, "verdict": VerdictAllow, "scope": orOnce(a.Scope)}, nil
+}
+
+func orOnce(s string) string {
+	if s == "" {
+		return "once"
+	}
+	return s
+}
+
+func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
+	var a answerArgs
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	pa, err := p.take(a)
+	if err != nil {
+		return nil, err
+	}
+	pa.answer <- Decision{Verdict: VerdictDeny, Rule: "denied by the user", Reason: "user_denial"}
+	return map[string]any{"operation": a.Operation, "verdict": VerdictDeny}, nil
+}
+
+func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Text string `json:"text"`
+	}
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	inbox := p.inbox
+	p.mu.Unlock()
+	if inbox == nil {
+		return nil, core.Errorf(core.CodeInvalidRequest, "no task has started, so there is nobody to deliver an intervention to").
+			WithHint("start a task first")
+	}
+	in := inbox.Queue(a.Text)
+	return map[string]any{"intervention": in.ID, "state": "queued"}, nil
+}
+
+func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Intervention string `json:"intervention"`
+		Text         string `json:"text"`
+	}
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	inbox := p.inbox
+	p.mu.Unlock()
+	if inbox == nil {
+		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
+	}
+	if err := inbox.Edit(a.Intervention, a.Text); err != nil {
+		return nil, err
+	}
+	return map[string]any{"intervention": a.Intervention, "state": "queued"}, nil
+}
+
+// setYolo switches YOLO for this session: announced on the port, applied
+// to the running task and the next ones, never persisted.
+func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		On bool `json:"on"`
+	}
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.yolo = a.On
+	p.mu.Unlock()
+	if gate := p.Owner.Gate(); gate != nil {
+		gate.SetYolo(a.On)
+	}
+	if refs := p.Owner.Running(); refs.Task != "" {
+		(&StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"})
+	}
+	return map[string]any{"yolo": a.On, "scope": "session"}, nil
+}
+
+// tasks lists the workspace's tasks, oldest session first.
+func (p *Port) tasks(ctx context.Context, raw []byte) (any, error) {
+	var a struct{ core.Command }
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	out, err := p.allTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"tasks": out}, nil
+}

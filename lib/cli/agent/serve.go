@@ -1,0 +1,58 @@
+package agent
+
+import (
+	"context"
+	"os"
+
+	lagent "github.com/josecorral/fluzo/lib/agent"
+	"github.com/urfave/cli/v3"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "own the workspace and speak the JSONL application port on stdin/stdout",
+		Description: `Reads one JSON command per line on stdin and writes acks, typed errors,
+events, live updates and results as JSON lines on stdout. Commands:
+
+  {"v":1,"id":"1","cmd":"start_task","request":"...","verify":"cargo test","allow":["exec:cargo test"]}
+  {"v":1,"id":"2","cmd":"approve","operation":"op_...","scope":"once"}   (or "task")
+  {"v":1,"id":"3","cmd":"deny","operation":"op_..."}
+  {"v":1,"id":"4","cmd":"queue_intervention","text":"..."}
+  {"v":1,"id":"5","cmd":"edit_intervention","intervention":"msg_...","text":"..."}
+  {"v":1,"id":"6","cmd":"set_yolo","on":true}
+  {"v":1,"id":"7","cmd":"cancel","task":"tsk_..."}
+  {"v":1,"id":"8","cmd":"force_stop","task":"tsk_...","yes":true}
+  {"v":1,"id":"9","cmd":"resume","task":"tsk_...","allow":["exec:cargo test"]}
+  {"v":1,"id":"10","cmd":"revoke_grant","grant":"grt_..."}
+  {"v":1,"id":"11","cmd":"subscribe"}     (snapshot of tasks and the running task, with the event cursor)
+  {"v":1,"id":"12","cmd":"events","task":"tsk_...","after":0,"limit":100}
+  {"v":1,"id":"13","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
+
+An approval answers the operation named by the latest permission.requested
+event; an answer for any other operation is rejected as stale. Interventions
+are delivered in order at the next safe boundary and can be edited until
+then. YOLO set here lasts for this session only. On end of input the running
+task finishes and serve exits.`,
+		Flags: []cli.Flag{
+			workspaceFlag(),
+			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
+		},
+		Action: serveAction,
+	}
+}
+
+func serveAction(ctx context.Context, c *cli.Command) error {
+	port := lagent.NewPort(c.Root().Writer)
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: port.Emit})
+	if err != nil {
+		return err
+	}
+	defer owner.Close()
+	if err := owner.ServeControl(); err != nil {
+		return err
+	}
+	port.Owner = owner
+	return port.Serve(ctx, os.Stdin)
+}
