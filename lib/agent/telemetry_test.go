@@ -297,3 +297,39 @@ func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
 		t.Errorf("fluzo.laya.observations by status: %v", statuses)
 	}
 }
+
+// fixedApprover stands in for the person answering an approval prompt.
+type fixedApprover struct{ d Decision }
+
+func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision, error) { return f.d, nil }
+
+// An approval is its own span with the user's verdict, and the verdict is
+// counted as a permission outcome whose source is the user.
+func TestApprovalIsASpanAndAUserPermissionOutcome(t *testing.T) {
+	tel, rcv := exportingTelemetry(t)
+	a := &run{Runner: &Runner{Telemetry: tel, Approver: fixedApprover{Decision{Verdict: VerdictAllow, Rule: "user"}}}, refs: Refs{Task: "tsk_x"}}
+	d, err := a.tracedApprove(context.Background(), PendingApproval{Operation: "op_x", Tool: "shell"})
+	if err != nil || d.Verdict != VerdictAllow {
+		t.Fatalf("approve: %+v %v", d, err)
+	}
+	tel.RT.Shutdown(context.Background())
+	spans, metrics, _, _ := rcv.Snapshot()
+	ap := spanNamed(spans, telemetry.SpanApproval)
+	if len(ap) != 1 {
+		t.Fatalf("want one approval span, got %d", len(ap))
+	}
+	if v, _ := otlptest.AttrOf(ap[0].Attributes, telemetry.LabelOutcome); v.GetStringValue() != VerdictAllow {
+		t.Errorf("approval outcome %v", v)
+	}
+	perm := metricNamed(metrics, telemetry.MetricPermissions)
+	if perm == nil {
+		t.Fatal("no permission outcome metric")
+	}
+	p := perm.GetSum().GetDataPoints()[0]
+	if v, _ := otlptest.AttrOf(p.Attributes, "fluzo.decision.source"); v.GetStringValue() != "user" {
+		t.Errorf("permission source %v", v)
+	}
+	if metricNamed(metrics, telemetry.MetricDecisionLatency) == nil {
+		t.Error("no decision latency for the approval")
+	}
+}
