@@ -301,7 +301,9 @@ func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
 // fixedApprover stands in for the person answering an approval prompt.
 type fixedApprover struct{ d Decision }
 
-func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision, error) { return f.d, nil }
+func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision, error) {
+	return f.d, nil
+}
 
 // An approval is its own span with the user's verdict, and the verdict is
 // counted as a permission outcome whose source is the user.
