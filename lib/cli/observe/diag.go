@@ -81,6 +81,7 @@ type DiagTelemetry struct {
 	ErrorSpans int               `json:"error_spans"`
 	Logs       int               `json:"logs"`
 	Incomplete int               `json:"incomplete_records"`
+	Cost       DiagCost          `json:"estimated_cost"`
 	Health     *telemetry.Health `json:"health,omitempty"`
 	Note       string            `json:"note,omitempty"`
 }
@@ -272,6 +273,7 @@ func archiveFor(drive string, traces map[string]bool) DiagTelemetry {
 		switch r.Type {
 		case telemetry.RecordSpan:
 			t.Spans++
+			t.Cost.addSpan(r)
 			if r.Status == "error" {
 				t.ErrorSpans++
 			}
@@ -284,6 +286,7 @@ func archiveFor(drive string, traces map[string]bool) DiagTelemetry {
 		t.Note = "archive unreadable"
 	}
 	t.Incomplete = st.Incomplete
+	t.Cost.finish()
 	if h, err := telemetry.ReadHealthSnapshot(dir); err == nil {
 		t.Health = h
 	}

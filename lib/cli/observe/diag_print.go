@@ -45,6 +45,7 @@ func printDiag(w io.Writer, d *Diag) {
 		}
 		fmt.Fprintln(w)
 	}
+	printCost(w, d.Telemetry.Cost)
 	fmt.Fprintf(w, "budget events: %d\n", len(d.Budget))
 	for _, b := range d.Budget {
 		fmt.Fprintf(w, "  %s\n", clean(string(b), 200))
