@@ -94,7 +94,9 @@ func diagCommand() *cli.Command {
 		Description: `diag gathers what the local records say about one task: its trace IDs (one
 per attempt), attempts and their outcomes, every operation with its state
 (including unknown outcomes that need reconciliation), failures, token usage
-(unknown usage is reported as unknown, never zero), budget events,
+(unknown usage is reported as unknown, never zero), the estimated cost the
+archived model-call spans carry with its provenance (unknown without a
+configured price, never zero), budget events,
 compactions, Laya observations (labelled as observations), and the local
 telemetry archive's spans and logs for those traces with the last health
 snapshot. It reads the store read-only and executes nothing.`,
