@@ -46,7 +46,15 @@ func (rt *Runtime) AttemptInterrupted(ctx context.Context, a InterruptedAttempt)
 	}
 	rt.Logger().WarnContext(ctx, "task attempt interrupted: its process ended without finishing it; recovery marked it interrupted",
 		"session", a.Session, "task", a.Task, "attempt", a.Attempt, "trace", a.Trace, "outcome", OutcomeInterrupted)
-	rt.metrics.taskOutcomes.Add(ctx, 1, rt.metrics.attrs(LabelOutcome, OutcomeInterrupted))
+	rt.metrics.taskInterrupted(ctx)
+}
+
+// taskInterrupted counts an interrupted outcome without a duration.
+func (m *Metrics) taskInterrupted(ctx context.Context) {
+	if m == nil {
+		return
+	}
+	m.taskOutcomes.Add(ctx, 1, m.attrs(LabelOutcome, OutcomeInterrupted))
 }
 
 // RecordRecoveredAttempt adds a short fluzo.attempt.recovered span to the
