@@ -15,6 +15,7 @@ import (
 func init() {
 	register("otlp-start", otlpStart)
 	register("otlp-check", otlpCheck)
+	register("archive-check", archiveCheck)
 }
 
 var (
@@ -59,42 +60,60 @@ func otlpCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if r == nil {
 		ts.Fatalf("otlp-check: no receiver; use otlp-start first")
 	}
+	run := readAgentRun(ts, args[0], args[1])
+	want := otlptest.AgentRun{Trace: run.trace, Tools: args[2:], EventSpans: run.eventSpans, Metrics: append([]string{
+		telemetry.MetricFirstChunk, telemetry.MetricToolDuration, telemetry.MetricDecisionLatency, telemetry.MetricPermissions,
+		telemetry.MetricQueueDepth, telemetry.MetricQueueWait, telemetry.MetricTelemetryDrops,
+	}, agentRunMetrics...)}
+	if bad := r.CheckAgentRun(want); len(bad) > 0 {
+		ts.Fatalf("otlp-check:\n  %s", strings.Join(bad, "\n  "))
+	}
+	ts.Logf("otlp-check: trace %s: %d events (%d with spans) correlate with the exported spans", run.trace, run.events, len(run.eventSpans))
+}
+
+// agentRunMetrics are instruments every completed agent attempt records.
+var agentRunMetrics = []string{telemetry.MetricTaskOutcomes, telemetry.MetricTaskDuration, telemetry.MetricGenAIDuration, telemetry.MetricGenAITokens}
+
+// agentRun is one attempt as its result record and the store's events
+// describe it.
+type agentRun struct {
+	task, trace string
+	events      int
+	eventSpans  []string
+}
+
+// readAgentRun takes the result record of RUN.jsonl (a --json run's
+// output) and the task's events from EVENTS.jsonl (fluzo-store events
+// output); every event of the task must carry the result's trace.
+func readAgentRun(ts *testscript.TestScript, runFile, eventsFile string) agentRun {
 	var result struct{ Type, Task, Trace string }
-	eachJSONLine(ts, ts.MkAbs(args[0]), func(line []byte) {
+	eachJSONLine(ts, ts.MkAbs(runFile), func(line []byte) {
 		var rec struct{ Type, Task, Trace string }
 		if json.Unmarshal(line, &rec) == nil && rec.Type == "result" {
 			result = rec
 		}
 	})
 	if len(result.Trace) != 32 || result.Task == "" {
-		ts.Fatalf("otlp-check: no result record with a task and a 32-hex trace in %s", args[0])
+		ts.Fatalf("no result record with a task and a 32-hex trace in %s", runFile)
 	}
-	want := otlptest.AgentRun{Trace: result.Trace, Tools: args[2:], Metrics: []string{
-		telemetry.MetricTaskOutcomes, telemetry.MetricTaskDuration, telemetry.MetricGenAIDuration, telemetry.MetricGenAITokens,
-		telemetry.MetricFirstChunk, telemetry.MetricToolDuration, telemetry.MetricDecisionLatency, telemetry.MetricPermissions,
-		telemetry.MetricQueueDepth, telemetry.MetricQueueWait, telemetry.MetricTelemetryDrops,
-	}}
-	events := 0
-	eachJSONLine(ts, ts.MkAbs(args[1]), func(line []byte) {
+	run := agentRun{task: result.Task, trace: result.Trace}
+	eachJSONLine(ts, ts.MkAbs(eventsFile), func(line []byte) {
 		var ev struct{ Type, Task, Trace, Span string }
 		if json.Unmarshal(line, &ev) != nil || ev.Task != result.Task {
 			return
 		}
-		events++
+		run.events++
 		if ev.Trace != result.Trace {
-			ts.Fatalf("otlp-check: event %s of task %s has trace %q, the result says %q", ev.Type, ev.Task, ev.Trace, result.Trace)
+			ts.Fatalf("event %s of task %s has trace %q, the result says %q", ev.Type, ev.Task, ev.Trace, result.Trace)
 		}
 		if ev.Span != "" {
-			want.EventSpans = append(want.EventSpans, ev.Span)
+			run.eventSpans = append(run.eventSpans, ev.Span)
 		}
 	})
-	if events == 0 || len(want.EventSpans) == 0 {
-		ts.Fatalf("otlp-check: %d events of task %s, %d with a span ID", events, result.Task, len(want.EventSpans))
+	if run.events == 0 || len(run.eventSpans) == 0 {
+		ts.Fatalf("%d events of task %s, %d with a span ID", run.events, result.Task, len(run.eventSpans))
 	}
-	if bad := r.CheckAgentRun(want); len(bad) > 0 {
-		ts.Fatalf("otlp-check:\n  %s", strings.Join(bad, "\n  "))
-	}
-	ts.Logf("otlp-check: trace %s: %d events (%d with spans) correlate with the exported spans", result.Trace, events, len(want.EventSpans))
+	return run
 }
 
 func eachJSONLine(ts *testscript.TestScript, path string, fn func([]byte)) {

@@ -16,34 +16,33 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 		return a.exhausted(ctx, err)
 	}
 	a.toolCalls++
-	op, err := a.Journal.OpRequested(ctx, a.refs, call)
-	if err != nil {
-		return stopWith(core.CodeStorageError, "journal_unavailable", err)
-	}
 	d, err := a.tracedEvaluate(ctx, call.Name, call.Args)
 	if err != nil {
 		d = Decision{Verdict: VerdictDeny, Rule: "policy_error", Reason: core.AsError(err).Message}
 	}
+	op := ""
 	if d.Verdict == VerdictAsk {
+		if op, err = a.Journal.OpRequested(ctx, a.refs, call); err != nil {
+			return stopWith(core.CodeStorageError, "journal_unavailable", err)
+		}
 		if d, err = a.ask(ctx, op, call, d); err != nil {
 			return err
 		}
 	}
-	if err := a.Journal.OpDecided(ctx, a.refs, op, d); err != nil {
+	if d.Verdict == VerdictAllow && ctx.Err() != nil {
+		// Cancellation stops new work: nothing is dispatched after it.
+		a.Journal.OpAuthorize(context.WithoutCancel(ctx), a.refs, call, op, Decision{Verdict: VerdictDeny, Rule: "cancelled", Reason: "the task was cancelled"})
+		a.answerSkipped([]ToolCall{call})
+		return stopped(ctx, ctx.Err())
+	}
+	// Decision and intent commit together, before dispatch.
+	if op, err = a.Journal.OpAuthorize(ctx, a.refs, call, op, d); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	if d.Verdict != VerdictAllow {
 		a.denied = true
 		a.toolMessage(call, fmt.Sprintf("denied by policy (rule %s): %s. Do not retry this operation; choose another approach or finish.", d.Rule, d.Reason))
 		return nil
-	}
-	if ctx.Err() != nil {
-		// Cancellation stops new work: nothing is dispatched after it.
-		a.answerSkipped([]ToolCall{call})
-		return stopped(ctx, ctx.Err())
-	}
-	if err := a.Journal.OpIntent(ctx, a.refs, op, d); err != nil {
-		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	faultPoint("after_intent_commit")
 	if err := a.Journal.OpDispatched(ctx, a.refs, op); err != nil {
@@ -69,7 +68,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 	a.record(ctx, core.EvPermissionRequested, p)
 	if a.Approver == nil {
 		a.pending = &p
-		a.Journal.OpDecided(ctx, a.refs, op, d)
+		a.Journal.OpAuthorize(ctx, a.refs, call, op, d)
 		a.answerSkipped([]ToolCall{call})
 		return d, stopWith(core.CodePermissionRequired, "permission_required", nil)
 	}
@@ -91,7 +90,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) {
-	out, err := a.Tools.Call(ctx, call.Name, call.Args)
+	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	if err != nil {
 		out = ToolOutcome{OK: false, Error: core.AsError(err)}
 	}

@@ -77,13 +77,11 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 	}
 	name, args := VerificationCall(a.verify)
 	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
-	op, err := a.Journal.OpRequested(ctx, a.refs, call)
+	d := Decision{Verdict: VerdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
+	op, err := a.Journal.OpAuthorize(ctx, a.refs, call, "", d)
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
 	}
-	d := Decision{Verdict: VerdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
-	a.Journal.OpDecided(ctx, a.refs, op, d)
-	a.Journal.OpIntent(ctx, a.refs, op, d)
 	a.Journal.OpDispatched(ctx, a.refs, op)
 	out, _ := a.Tools.Call(ctx, call.Name, call.Args)
 	a.Journal.OpResult(ctx, a.refs, op, out, "")

@@ -8,7 +8,7 @@ import (
 )
 
 // newRepo creates a real git repository with the given files committed.
-func newRepo(t *testing.T, files map[string]string) string {
+func newRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
@@ -18,7 +18,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, name)
@@ -31,7 +31,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func git(t *testing.T, dir string, args ...string) {
+func git(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

@@ -33,14 +33,18 @@ type Journal interface {
 	// Record appends a durable event for refs.
 	Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error)
 	OpRequested(ctx context.Context, refs Refs, call ToolCall) (string, error)
-	OpDecided(ctx context.Context, refs Refs, op string, d Decision) error
-	// OpIntent commits the intent and, for a once grant, its consumption.
-	OpIntent(ctx context.Context, refs Refs, op string, d Decision) error
+	// OpAuthorize records the policy decision for op (creating the
+	// operation first when op is "") and, when allowed, commits the
+	// intent with any once-grant consumption — all in one transaction,
+	// before anything is dispatched. It returns the operation id.
+	OpAuthorize(ctx context.Context, refs Refs, call ToolCall, op string, d Decision) (string, error)
 	OpDispatched(ctx context.Context, refs Refs, op string) error
 	OpResult(ctx context.Context, refs Refs, op string, out ToolOutcome, artifact string) error
 	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
 	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
-	ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error
+	// ProviderEnd settles a provider request; message, when non-nil, is
+	// recorded as its message event in the same transaction.
+	ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage, message any) error
 	// Compacted records a completed compaction whose artifact is already
 	// durable; only then does the active context move.
 	Compacted(ctx context.Context, refs Refs, c Compaction) error
@@ -55,4 +59,7 @@ type Compaction struct {
 	AfterTokens  int64
 	Summary      string
 	Artifact     string
+	// From and To are the summarized message range [From, To).
+	From, To int
+	Trigger  int
 }

@@ -122,22 +122,24 @@ func (j *StoreJournal) OpRequested(ctx context.Context, refs Refs, call ToolCall
 	return op.ID, err
 }
 
-func (j *StoreJournal) OpDecided(ctx context.Context, refs Refs, op string, d Decision) error {
-	to := core.OpAuthorized
-	if d.Verdict != VerdictAllow {
-		to = core.OpDenied
-	}
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+func (j *StoreJournal) OpAuthorize(ctx context.Context, refs Refs, call ToolCall, op string, d Decision) (string, error) {
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		if op == "" {
+			o := core.Operation{AttemptID: refs.Attempt, Tool: call.Name, CallID: call.ID, Args: call.Args}
+			if err := add(tx.CreateOperation(&o)); err != nil {
+				return err
+			}
+			op = o.ID
+		}
+		to := core.OpAuthorized
+		if d.Verdict != VerdictAllow {
+			to = core.OpDenied
+		}
 		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Decision: d.Verdict, Rule: d.Rule, Reason: d.Reason})
-		return add(ev, err)
-	})
-}
-
-// OpIntent commits the intent and consumes a once grant in the same
-// transaction, before anything is dispatched.
-func (j *StoreJournal) OpIntent(ctx context.Context, refs Refs, op string, d Decision) error {
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
-		_, ev, err := tx.SetOperationState(op, core.OpIntentCommitted, store.OperationUpdate{GrantID: d.GrantID})
+		if err := add(ev, err); err != nil || to == core.OpDenied {
+			return err
+		}
+		_, ev, err = tx.SetOperationState(op, core.OpIntentCommitted, store.OperationUpdate{GrantID: d.GrantID})
 		if err := add(ev, err); err != nil {
 			return err
 		}
@@ -147,6 +149,7 @@ func (j *StoreJournal) OpIntent(ctx context.Context, refs Refs, op string, d Dec
 		}
 		return nil
 	})
+	return op, err
 }
 
 func (j *StoreJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
@@ -203,10 +206,20 @@ func (j *StoreJournal) ProviderStart(ctx context.Context, refs Refs, purpose, mo
 	return p.ID, err
 }
 
-func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage) error {
+func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage, message any) error {
+	var body []byte
+	if message != nil {
+		var err error
+		if body, err = json.Marshal(message); err != nil {
+			return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
+		}
+	}
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetProviderRequestState(id, core.SlotState(state), &store.Usage{InputTokens: u.Input, OutputTokens: u.Output, Source: u.Source})
-		return add(ev, err)
+		if err := add(ev, err); err != nil || body == nil {
+			return err
+		}
+		return add(tx.Append(core.Event{Type: core.EvMessage, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
 	})
 }
 
@@ -226,6 +239,13 @@ func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) e
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		rec := store.Compaction{SessionID: refs.Session, TaskID: refs.Task, AttemptID: refs.Attempt,
 			BeforeTokens: &c.BeforeTokens, AfterTokens: &c.AfterTokens, Summary: c.Summary, Artifact: c.Artifact}
-		return add(tx.AddCompaction(&rec))
+		if err := add(tx.AddCompaction(&rec)); err != nil {
+			return err
+		}
+		// The outcome with its source range and estimates, like a blocked
+		// compaction's event (the record's own event has no range).
+		body, _ := json.Marshal(map[string]any{"outcome": "completed", "compaction": rec.ID, "artifact": c.Artifact, "from": c.From, "to": c.To,
+			"before_tokens_estimate": c.BeforeTokens, "after_tokens_estimate": c.AfterTokens, "trigger": c.Trigger})
+		return add(tx.Append(core.Event{Type: core.EvCompaction, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
 	})
 }

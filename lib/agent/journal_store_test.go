@@ -10,7 +10,7 @@ import (
 )
 
 // openStore opens a real store in a fresh, git-excluded repository.
-func openStore(t *testing.T, files map[string]string) (*store.Store, string) {
+func openStore(t testing.TB, files map[string]string) (*store.Store, string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := newRepo(t, files)
@@ -41,14 +41,16 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 	if !core.ValidID(refs.Task, core.KindTask) || !core.ValidID(refs.Attempt, core.KindAttempt) || len(refs.Trace) != 32 {
 		t.Fatalf("refs: %+v", refs)
 	}
-	op, err := j.OpRequested(ctx, refs, ToolCall{ID: "c1", Name: "exec", Args: json.RawMessage(`{"argv":["cargo","test"]}`)})
+	call := ToolCall{ID: "c1", Name: "exec", Args: json.RawMessage(`{"argv":["cargo","test"]}`)}
+	d := Decision{Verdict: VerdictAllow, Rule: "grant exec:cargo test"}
+	op, err := j.OpAuthorize(ctx, refs, call, "", d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Decision{Verdict: VerdictAllow, Rule: "grant exec:cargo test"}
+	if o, _ := s.GetOperation(ctx, op); o.State != core.OpIntentCommitted {
+		t.Fatalf("decision and intent not committed together: %s", o.State)
+	}
 	for _, step := range []func() error{
-		func() error { return j.OpDecided(ctx, refs, op, d) },
-		func() error { return j.OpIntent(ctx, refs, op, d) },
 		func() error { return j.OpDispatched(ctx, refs, op) },
 		func() error {
 			return j.OpResult(ctx, refs, op, ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101}`)}, "")
@@ -71,7 +73,7 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 	if len(grants) != 1 || grants[0].Scope != core.GrantTask {
 		t.Fatalf("grants: %+v", grants)
 	}
-	want := []string{core.EvOperationIntent, core.EvOperationDispatched, core.EvOperationResult}
+	want := []string{core.EvOperationRequested, core.EvOperationDecision, core.EvOperationIntent, core.EvOperationDispatched, core.EvOperationResult}
 	idx := 0
 	for _, typ := range seen {
 		if idx < len(want) && typ == want[idx] {
@@ -99,5 +101,30 @@ func TestStoreJournalArtifactsAreContentAddressed(t *testing.T) {
 	b, err2 := j.PutArtifact(ctx, refs, []byte("big output"), "text/plain")
 	if err != nil || err2 != nil || a != b || len(a) != 64 {
 		t.Fatalf("artifacts %s %s %v %v", a, b, err, err2)
+	}
+}
+
+func TestStoreJournalOnceGrantIsConsumedWithTheIntent(t *testing.T) {
+	s, _ := openStore(t, nil)
+	ctx := context.Background()
+	j := &StoreJournal{S: s}
+	g := core.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantOnce, Spec: "exec:make", Source: "user"}
+	refs, err := j.StartTask(ctx, TaskStart{Request: "x", Grants: []core.Grant{g}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := j.OpAuthorize(ctx, refs, ToolCall{ID: "c", Name: "exec", Args: json.RawMessage(`{"argv":["make"]}`)}, "", Decision{Verdict: VerdictAllow, GrantID: g.ID, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.GetGrant(ctx, g.ID)
+	o, _ := s.GetOperation(ctx, op)
+	if got.State != core.GrantConsumed || o.GrantID != g.ID || o.State != core.OpIntentCommitted {
+		t.Fatalf("grant %s, op %+v", got.State, o)
+	}
+	// A denial commits no intent.
+	op2, _ := j.OpAuthorize(ctx, refs, ToolCall{ID: "d", Name: "exec", Args: json.RawMessage(`{"argv":["rm","-rf","."]}`)}, "", Decision{Verdict: VerdictDeny, Rule: "policy.destructive_commands=deny"})
+	if o2, _ := s.GetOperation(ctx, op2); o2.State != core.OpDenied {
+		t.Fatalf("denied op state %s", o2.State)
 	}
 }

@@ -75,6 +75,9 @@ type Runner struct {
 	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
+	// ShellTimeout caps each command's run time (harness.shell_timeout_seconds);
+	// zero leaves fluzo-tool's default.
+	ShellTimeout time.Duration
 	// Admit reserves model/pool capacity for one request (nil: none).
 	Admit func(ctx context.Context, purpose string) (Slot, error)
 	// Telemetry instruments the run with spans, metrics and logs (nil: none).

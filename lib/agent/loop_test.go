@@ -30,6 +30,10 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, files map[string]string, scenario string, grants ...string) *harness {
+	return newHarnessB(t, files, scenario, grants...)
+}
+
+func newHarnessB(t testing.TB, files map[string]string, scenario string, grants ...string) *harness {
 	t.Helper()
 	ctx := context.Background()
 	st, root := openStore(t, files)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
 
@@ -13,6 +14,11 @@ import (
 type ProviderModel struct {
 	Client *provider.Client
 	Name   string // model name sent to the endpoint
+
+	// The tool schemas rarely change; their conversion is kept.
+	mu        sync.Mutex
+	toolsRaw  string
+	toolsConv []provider.Tool
 }
 
 // Complete converts the agent's history to the provider's messages and
@@ -20,7 +26,7 @@ type ProviderModel struct {
 func (p *ProviderModel) Complete(ctx context.Context, req ModelRequest, live func(LiveDelta)) (ModelResponse, error) {
 	preq := provider.Request{Model: p.Name, MaxTokens: req.MaxTokens, Stream: true, Messages: toProviderMessages(req.Messages)}
 	if len(req.Tools) > 0 {
-		tools, err := providerTools(req.Tools)
+		tools, err := p.tools(req.Tools)
 		if err != nil {
 			return ModelResponse{}, err
 		}
@@ -74,4 +80,18 @@ func providerTools(raw json.RawMessage) ([]provider.Tool, error) {
 		out = append(out, provider.Tool{Name: s.Function.Name, Description: s.Function.Description, Parameters: s.Function.Parameters})
 	}
 	return out, nil
+}
+
+func (p *ProviderModel) tools(raw json.RawMessage) ([]provider.Tool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.toolsConv != nil && p.toolsRaw == string(raw) {
+		return p.toolsConv, nil
+	}
+	conv, err := providerTools(raw)
+	if err != nil {
+		return nil, err
+	}
+	p.toolsRaw, p.toolsConv = string(raw), conv
+	return conv, nil
 }

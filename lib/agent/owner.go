@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"os"
+	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/admit"
@@ -217,7 +219,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := StartToolServer(ctx, w.Root)
+	tc, err := StartToolServer(ctx, w.Root, w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err
@@ -241,6 +243,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
+		ShellTimeout:        w.Config.Seconds("harness.shell_timeout_seconds"),
 		Admit:               w.admitter(w.Config.String("agent.model")),
 		Telemetry:           w.Telemetry,
 	}
@@ -323,4 +326,26 @@ func (w *Owner) sessionObserver() (*Observer, error) {
 	}
 	w.observer.NewTask()
 	return w.observer, nil
+}
+
+// toolServerFlags pass the [tools.shell] and capture settings to the
+// fluzo-tool child.
+func (w *Owner) toolServerFlags() []string {
+	flags := []string{
+		"--grace", w.Config.Seconds("tools.shell.termination_grace_seconds").String(),
+		"--capture-limit", strconv.FormatInt(w.Config.Int("context.tool_capture_max_bytes"), 10),
+	}
+	env := w.Config.StringMap("tools.shell.env")
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		flags = append(flags, "--env", k+"="+env[k])
+	}
+	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
+		flags = append(flags, "--inherit-env", name)
+	}
+	return flags
 }

@@ -47,7 +47,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			slot.Uncertain()              // stays occupied until reconciled
 			a.budget.Reconcile(resv, nil) // unknown usage is charged in full
 		}
-		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"})
+		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"}, nil)
 		if ctx.Err() != nil {
 			return ModelResponse{}, stopped(ctx, err)
 		}
@@ -61,10 +61,10 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		reported = &total
 	}
 	a.budget.Reconcile(resv, reported)
-	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage); err != nil {
+	msg := map[string]any{"role": RoleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason}
+	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage, msg); err != nil {
 		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	a.record(ctx, core.EvMessage, map[string]any{"role": RoleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason})
 	return resp, nil
 }
 
@@ -127,7 +127,7 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	// The artifact is durable and the compaction recorded before the
 	// context pointer moves.
 	sum, _ := json.Marshal(summary)
-	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art}); err != nil {
+	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art, From: plan.From, To: plan.To, Trigger: plan.Trigger}); err != nil {
 		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
 	}
 	a.msgs = next

@@ -40,14 +40,22 @@ type PendingApproval struct {
 func (r Result) ExitCode() int { return core.ExitFor(core.Code(r.Status)) }
 
 // TokenAccount sums the tokens of a task's requests. Unknown stays
-// unknown: Known counts only reported usage and Unknown counts requests
-// that reported none.
+// unknown: Input and Output sum only reported usage and are null (not
+// zero) when no request reported any; Unknown counts requests that
+// reported none, whose local estimate is in Estimated.
 type TokenAccount struct {
-	Input     int64 `json:"input"`
-	Output    int64 `json:"output"`
-	Estimated int64 `json:"estimated"`
-	Unknown   int   `json:"requests_without_usage"`
-	Requests  int   `json:"requests"`
+	Input     *int64 `json:"input"`
+	Output    *int64 `json:"output"`
+	Estimated int64  `json:"estimated"`
+	Unknown   int    `json:"requests_without_usage"`
+	Requests  int    `json:"requests"`
+}
+
+func addTo(sum **int64, n int64) {
+	if *sum == nil {
+		*sum = new(int64)
+	}
+	**sum += n
 }
 
 // add records one response's usage for the result (the budget itself is
@@ -56,8 +64,8 @@ func (a *TokenAccount) add(r ModelResponse) {
 	a.Requests++
 	charged := int64(0)
 	if r.Usage.Input != nil && r.Usage.Output != nil {
-		a.Input += *r.Usage.Input
-		a.Output += *r.Usage.Output
+		addTo(&a.Input, *r.Usage.Input)
+		addTo(&a.Output, *r.Usage.Output)
 		charged = *r.Usage.Input + *r.Usage.Output
 	} else {
 		a.Unknown++

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -252,5 +253,85 @@ func TestNilTelemetryInstrumentsNothing(t *testing.T) {
 	a.endAttempt(ctx, root, Result{Status: "completed"})
 	if id := (&Owner{}).traceObservation(Refs{}, Observation{Point: "task_end"}); id != "" {
 		t.Fatalf("observation span %q without telemetry", id)
+	}
+}
+
+// A shadow observation joins its attempt's trace even when it is answered
+// after the root span ended, and its next_action answer is compared with
+// the action taken (unlabelled agreement).
+func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
+	tel, rcv := exportingTelemetry(t)
+	w := &Owner{Telemetry: tel}
+	a := &run{Runner: &Runner{Telemetry: tel}, refs: Refs{Session: "ses_x", Task: "tsk_x", Attempt: "att_x", Trace: "0123456789abcdef0123456789abcdef"}}
+	ctx, root := a.traceAttempt(context.Background(), nil)
+	a.endAttempt(ctx, root, Result{Status: "completed"})
+	answered := Observation{Point: "task_end", Answers: json.RawMessage(`{"next_action":{"type":"choice","choice":"continue"}}`), LatencyMS: 20, ActionTaken: "continue"}
+	id := w.traceObservation(a.refs, answered)
+	w.traceObservation(a.refs, Observation{Point: "task_start", Skipped: ObservationSkipCapacity, ActionTaken: "continue"})
+	tel.RT.Shutdown(context.Background())
+	spans, metrics, _, _ := rcv.Snapshot()
+	obs := spanNamed(spans, telemetry.SpanLayaObservation)
+	if len(obs) != 2 {
+		t.Fatalf("want 2 observation spans, got %d", len(obs))
+	}
+	_, rootSpan := telemetry.IDs(ctx)
+	for _, s := range obs {
+		if otlptest.HexID(s.TraceId) != a.refs.Trace || otlptest.HexID(s.ParentSpanId) != rootSpan {
+			t.Errorf("observation span outside the attempt: trace %x parent %x", s.TraceId, s.ParentSpanId)
+		}
+	}
+	if otlptest.HexID(obs[0].SpanId) != id {
+		t.Errorf("returned span ID %s is not the observation's", id)
+	}
+	if d := obs[0].EndTimeUnixNano - obs[0].StartTimeUnixNano; d < uint64(20*time.Millisecond) {
+		t.Errorf("observation span lasts %dns, not its 20ms latency", d)
+	}
+	agreement := metricNamed(metrics, telemetry.MetricLayaAgreement)
+	if agreement == nil || len(agreement.GetSum().GetDataPoints()) != 1 {
+		t.Fatalf("fluzo.laya.agreement: %v", agreement)
+	}
+	if v, _ := otlptest.AttrOf(agreement.GetSum().GetDataPoints()[0].Attributes, telemetry.LabelAgreement); v.GetStringValue() != "agree" {
+		t.Errorf("agreement = %v", v)
+	}
+	if statuses := metricNamed(metrics, telemetry.MetricLayaObs); statuses == nil || len(statuses.GetSum().GetDataPoints()) != 2 {
+		t.Errorf("fluzo.laya.observations by status: %v", statuses)
+	}
+}
+
+// fixedApprover stands in for the person answering an approval prompt.
+type fixedApprover struct{ d Decision }
+
+func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision, error) {
+	return f.d, nil
+}
+
+// An approval is its own span with the user's verdict, and the verdict is
+// counted as a permission outcome whose source is the user.
+func TestApprovalIsASpanAndAUserPermissionOutcome(t *testing.T) {
+	tel, rcv := exportingTelemetry(t)
+	a := &run{Runner: &Runner{Telemetry: tel, Approver: fixedApprover{Decision{Verdict: VerdictAllow, Rule: "user"}}}, refs: Refs{Task: "tsk_x"}}
+	d, err := a.tracedApprove(context.Background(), PendingApproval{Operation: "op_x", Tool: "shell"})
+	if err != nil || d.Verdict != VerdictAllow {
+		t.Fatalf("approve: %+v %v", d, err)
+	}
+	tel.RT.Shutdown(context.Background())
+	spans, metrics, _, _ := rcv.Snapshot()
+	ap := spanNamed(spans, telemetry.SpanApproval)
+	if len(ap) != 1 {
+		t.Fatalf("want one approval span, got %d", len(ap))
+	}
+	if v, _ := otlptest.AttrOf(ap[0].Attributes, telemetry.LabelOutcome); v.GetStringValue() != VerdictAllow {
+		t.Errorf("approval outcome %v", v)
+	}
+	perm := metricNamed(metrics, telemetry.MetricPermissions)
+	if perm == nil {
+		t.Fatal("no permission outcome metric")
+	}
+	p := perm.GetSum().GetDataPoints()[0]
+	if v, _ := otlptest.AttrOf(p.Attributes, "fluzo.decision.source"); v.GetStringValue() != "user" {
+		t.Errorf("permission source %v", v)
+	}
+	if metricNamed(metrics, telemetry.MetricDecisionLatency) == nil {
+		t.Error("no decision latency for the approval")
 	}
 }

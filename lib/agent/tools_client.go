@@ -53,14 +53,14 @@ func (t *ToolClient) watchStopping() {
 
 // StartToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
 // beside this executable when there is one, else the one on PATH.
-func StartToolServer(ctx context.Context, root string) (*ToolClient, error) {
+func StartToolServer(ctx context.Context, root string, extra ...string) (*ToolClient, error) {
 	bin := ""
 	if exe, err := os.Executable(); err == nil {
 		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
 			bin = cand
 		}
 	}
-	c, err := tools.StartServer(ctx, root, bin)
+	c, err := tools.StartServer(ctx, root, bin, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+	"time"
 )
 
 // This file is the one place that knows the shapes of fluzo-tool's
@@ -85,4 +86,27 @@ func editPath(args json.RawMessage) string {
 	}
 	json.Unmarshal(args, &a)
 	return path.Clean(strings.TrimPrefix(a.Path, "./"))
+}
+
+// capTimeout bounds a command's timeout_seconds by the configured shell
+// timeout (setting it when the model gave none). Other calls pass as they
+// are.
+func capTimeout(call ToolCall, limit time.Duration) json.RawMessage {
+	if limit <= 0 || toolKind(call.Name) != kindExec {
+		return call.Args
+	}
+	var args map[string]any
+	if json.Unmarshal(call.Args, &args) != nil || args == nil {
+		return call.Args
+	}
+	max := limit.Seconds()
+	if t, ok := args["timeout_seconds"].(float64); ok && t > 0 && t <= max {
+		return call.Args
+	}
+	args["timeout_seconds"] = max
+	out, err := json.Marshal(args)
+	if err != nil {
+		return call.Args
+	}
+	return out
 }

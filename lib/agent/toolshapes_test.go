@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 func TestVerificationCallNeverNeedsAShellForPlainCommands(t *testing.T) {
@@ -29,5 +30,23 @@ func TestExecResultReadsExitCodeAndOutput(t *testing.T) {
 	}
 	if code, _ := execResult(ToolOutcome{OK: false}); code != -1 {
 		t.Fatal("a failed call must not count as a passing run")
+	}
+}
+
+func TestCommandTimeoutIsCappedByTheShellTimeout(t *testing.T) {
+	c := func(args string) ToolCall { return ToolCall{Name: "exec", Args: json.RawMessage(args)} }
+	cases := map[string]string{
+		`{"argv":["make"]}`:                       `{"argv":["make"],"timeout_seconds":60}`,
+		`{"argv":["make"],"timeout_seconds":600}`: `{"argv":["make"],"timeout_seconds":60}`,
+		`{"argv":["make"],"timeout_seconds":5}`:   `{"argv":["make"],"timeout_seconds":5}`,
+	}
+	for in, want := range cases {
+		if got := string(capTimeout(c(in), time.Minute)); got != want {
+			t.Errorf("%s → %s, want %s", in, got, want)
+		}
+	}
+	view := ToolCall{Name: "view", Args: json.RawMessage(`{"path":"a"}`)}
+	if string(capTimeout(view, time.Minute)) != `{"path":"a"}` {
+		t.Error("a file tool's arguments were changed")
 	}
 }

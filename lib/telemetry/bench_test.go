@@ -91,10 +91,7 @@ func benchRuntime(b *testing.B, endpoint string) *Runtime {
 }
 
 func newBenchReceiver(b *testing.B) string {
-	r := &receiver{}
-	r.srv = newLoopbackServer(r)
-	b.Cleanup(r.srv.Close)
-	return r.srv.URL
+	return newReceiver(b).url()
 }
 
 func reportPercentiles(b *testing.B, lat []time.Duration) {

@@ -104,7 +104,7 @@ func TestCollectorOutageNeverBlocksAndRecoveryResumesWithGapReported(t *testing.
 
 func TestQueueSaturationStaysBoundedAndNeverBlocks(t *testing.T) {
 	rcv := newReceiver(t)
-	rcv.hold = make(chan struct{}) // the collector accepts connections but never answers
+	rcv.Hold() // the collector accepts connections but never answers
 	rt := startExport(t, rcv.url(), Options{
 		Export:          Export{QueueRecords: 8, QueueBytes: 64 << 10, Timeout: 30 * time.Second},
 		ShutdownTimeout: 200 * time.Millisecond,
@@ -223,7 +223,7 @@ func TestArchiveTotalBoundDropsNewRecordsAndKeepsOld(t *testing.T) {
 
 func TestStalledCollectorCannotStarveTheLocalArchive(t *testing.T) {
 	rcv := newReceiver(t)
-	rcv.hold = make(chan struct{})
+	rcv.Hold()
 	rt, dir := startArchive(t, Options{
 		Export:          Export{Enabled: true, Endpoint: rcv.url(), Timeout: 30 * time.Second, MaxRetryElapsed: -1},
 		ShutdownTimeout: 300 * time.Millisecond,

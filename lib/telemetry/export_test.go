@@ -133,9 +133,7 @@ func TestOTLPExportDeliversAllSignalsWithConventions(t *testing.T) {
 			t.Errorf("metric %s not exported", name)
 		}
 	}
-	rcv.mu.Lock()
-	hdr := rcv.header.Get("X-Token")
-	rcv.mu.Unlock()
+	hdr := rcv.Header().Get("X-Token")
 	if hdr != "t0k" {
 		t.Errorf("configured header not sent (got %q)", hdr)
 	}
@@ -173,9 +171,7 @@ func TestOTELEnvironmentNeverChangesDestinationOrHeaders(t *testing.T) {
 	if _, _, _, hits := decoy.snapshot(); hits != 0 {
 		t.Fatalf("OTEL_* environment redirected %d requests to another collector", hits)
 	}
-	ours.mu.Lock()
-	defer ours.mu.Unlock()
-	if ours.header.Get("X-Injected") != "" {
+	if ours.Header().Get("X-Injected") != "" {
 		t.Fatal("OTEL_EXPORTER_OTLP_HEADERS added a header")
 	}
 }

@@ -39,10 +39,16 @@ func eventDetail(ev core.Event) string {
 	var d map[string]any
 	json.Unmarshal(ev.Data, &d)
 	var out string
-	for _, k := range []string{"tool", "to", "state", "verdict", "decision", "rule", "verification", "reason", "purpose", "outcome"} {
+	for _, k := range []string{"tool", "to", "state", "verdict", "decision", "rule", "command", "exit_code", "verification", "reason", "purpose", "outcome"} {
 		if v, ok := d[k]; ok && v != nil && v != "" {
 			out += fmt.Sprintf("%s=%v ", k, v)
 		}
+	}
+	if c, ok := d["content"].(string); ok && c != "" {
+		if r := []rune(c); len(r) > 100 {
+			c = string(r[:100]) + "..."
+		}
+		out += fmt.Sprintf("%q", c)
 	}
 	return sanitize(out)
 }

@@ -45,7 +45,7 @@ task finishes and serve exits.`,
 
 func serveAction(ctx context.Context, c *cli.Command) error {
 	port := lagent.NewPort(c.Root().Writer)
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: port.Emit})
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: port.Emit, Telemetry: "port"})
 	if err != nil {
 		return err
 	}

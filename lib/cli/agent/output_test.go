@@ -1,0 +1,22 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/josecorral/fluzo/lib/core"
+)
+
+func TestHumanEventLinesNeverCarryControlSequences(t *testing.T) {
+	var b bytes.Buffer
+	p := &printer{w: &b}
+	data, _ := json.Marshal(map[string]any{"content": "done \x1b[2J\x1b]0;pwned\x07 now", "purpose": "turn", "command": "cargo\x1b[31m test"})
+	p.emit(core.Event{Seq: 7, Type: "message", Data: data})
+	p.emit(map[string]any{"type": "live.delta"}) // live records are JSON-only
+	line := b.String()
+	if strings.ContainsAny(line, "\x1b\x07") || !strings.Contains(line, "message") || strings.Count(line, "\n") != 1 {
+		t.Fatalf("unsafe or wrong line: %q", line)
+	}
+}
