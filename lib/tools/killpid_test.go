@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,25 +26,8 @@ func TestKillByPIDOnlyReachesOwnedGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { stranger.Process.Kill(); stranger.Wait() }()
-	done := make(chan Result, 1)
-	go func() {
-		raw, _ := json.Marshal(map[string]any{"script": "echo $$ > pid; exec sleep 60"})
-		res, err := c.Call(ctx, "shell", raw)
-		if err != nil {
-			t.Errorf("shell: %v", err)
-		}
-		done <- res
-	}()
-	var child int
-	for i := 0; child == 0; i++ {
-		if b, err := os.ReadFile(filepath.Join(root, "pid")); err == nil {
-			child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		}
-		if i == 2000 {
-			t.Fatal("the child never started")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	done := callAsync(ctx, t, c, "shell", map[string]any{"script": "echo $$ > pid; exec sleep 60"})
+	child, _ := strconv.Atoi(strings.TrimSpace(string(waitForFile(t, filepath.Join(root, "pid")))))
 	for _, pid := range []int{stranger.Process.Pid, os.Getpid()} {
 		if err := c.KillPID(ctx, pid); err == nil || !strings.Contains(err.Error(), "does not belong") {
 			t.Fatalf("kill of unowned pid %d while a child runs: %v", pid, err)

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,29 +17,9 @@ func TestWritesAndProcessesAreSerialisedPerRoot(t *testing.T) {
 	c := newClient(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	send := func(tool string, args any) <-chan Result {
-		done := make(chan Result, 1)
-		raw, _ := json.Marshal(args)
-		go func() {
-			res, err := c.Call(ctx, tool, raw)
-			if err != nil {
-				res = Result{}
-				t.Errorf("%s: transport: %v", tool, err)
-			}
-			done <- res
-		}()
-		return done
-	}
-	holder := send("shell", map[string]any{"script": "touch started; while [ ! -e release ]; do sleep 0.01; done"})
-	for i := 0; ; i++ {
-		if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
-			break
-		}
-		if i == 2000 {
-			t.Fatal("the first process never started")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	send := func(tool string, args any) <-chan Result { return callAsync(ctx, t, c, tool, args) }
+	holder := send("shell", map[string]any{"script": "echo up > started; while [ ! -e release ]; do sleep 0.01; done"})
+	waitForFile(t, filepath.Join(root, "started"))
 	write := send("write", map[string]any{"path": "w.txt", "content": "x\n", "expect_version": "absent"})
 	second := send("exec", map[string]any{"argv": []string{"touch", "second"}})
 	select {
