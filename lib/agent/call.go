@@ -65,6 +65,10 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (Decision, error) {
 	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	if e, ok := a.Approver.(interface{ Expect(PendingApproval) }); ok {
+		// Ready for the answer before anyone can see the request.
+		e.Expect(p)
+	}
 	a.record(ctx, core.EvPermissionRequested, p)
 	if a.Approver == nil {
 		a.pending = &p

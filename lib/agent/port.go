@@ -30,8 +30,9 @@ type Port struct {
 
 // portApproval is the one approval a running task waits for.
 type portApproval struct {
-	op     PendingApproval
-	answer chan Decision
+	op       PendingApproval
+	answer   chan Decision
+	answered bool
 }
 
 // NewPort returns a port writing to out; pass its Emit as the owner's.
@@ -127,12 +128,23 @@ func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 	return map[string]any{"state": "starting"}, nil
 }
 
-// Approve implements Approver: it announces the pending operation and
-// waits for approve or deny (or cancellation).
-func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
-	pa := &portApproval{op: op, answer: make(chan Decision, 1)}
+// Expect registers the operation about to be announced as waiting for
+// approval, so an answer racing the announcement is not stale.
+func (p *Port) Expect(op PendingApproval) {
 	p.mu.Lock()
-	p.pending = pa
+	p.pending = &portApproval{op: op, answer: make(chan Decision, 1)}
+	p.mu.Unlock()
+}
+
+// Approve implements Approver: it waits for approve or deny of the
+// expected operation (or cancellation).
+func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
+	p.mu.Lock()
+	pa := p.pending
+	if pa == nil || pa.op.Operation != op.Operation {
+		pa = &portApproval{op: op, answer: make(chan Decision, 1)}
+		p.pending = pa
+	}
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()
@@ -160,13 +172,13 @@ type answerArgs struct {
 func (p *Port) take(a answerArgs) (*portApproval, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.pending == nil || p.pending.op.Operation != a.Operation {
+	if p.pending == nil || p.pending.answered || p.pending.op.Operation != a.Operation {
 		return nil, core.Errorf(core.CodeInvalidRequest, "operation %s is not waiting for approval (stale approval)", a.Operation).
 			WithHint("answer the operation named by the latest permission.requested event")
 	}
-	pa := p.pending
-	p.pending = nil
-	return pa, nil
+	// The answer is buffered; Approve takes it and clears the pending slot.
+	p.pending.answered = true
+	return p.pending, nil
 }
 
 func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
