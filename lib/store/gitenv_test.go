@@ -72,3 +72,29 @@ func TestExclusionCheckRunsNoRepositoryHelper(t *testing.T) {
 		t.Fatalf("a repository-configured helper ran:\n%s", b)
 	}
 }
+
+// TestExclusionHonoursTheUsersGlobalConfig: GIT_CONFIG_GLOBAL selects the
+// user's git configuration, whose core.excludesFile is part of what
+// "ignored" means to their git; it is kept when GIT_DIR and friends go.
+func TestExclusionHonoursTheUsersGlobalConfig(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ignore := filepath.Join(dir, "ignore")
+	global := filepath.Join(dir, "gitconfig")
+	if err := os.WriteFile(ignore, []byte(".fluzodrive/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(global, []byte("[core]\n\texcludesFile = "+ignore+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := ResolveWorkspace(ctx, gitRepo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	s, err := Open(ctx, ws)
+	if err != nil {
+		t.Fatalf("a store excluded by the user's global ignore file was refused: %v", err)
+	}
+	s.Close()
+}
