@@ -162,20 +162,24 @@ func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
-	if gate := p.Owner.Gate(); gate != nil {
-		gate.DropGrant(a.Grant)
-	}
-	var evs []core.Event
-	err := p.Owner.Store.Write(ctx, func(tx *store.Tx) error {
-		_, ev, err := tx.SetGrantState(a.Grant, core.GrantRevoked, "")
-		evs = append(evs[:0], ev)
-		return err
-	})
+	g, err := p.Owner.Store.GetGrant(ctx, a.Grant)
 	if err != nil {
 		return nil, err
 	}
-	for _, ev := range evs {
-		p.Emit(ev)
+	if g.State != core.GrantIssued {
+		return nil, core.Errorf(core.CodeInvalidRequest, "grant %s is already %s; only an issued grant can be revoked", a.Grant, g.State).
+			WithHint("the grants of a task are listed by the task query").With("grant", a.Grant)
+	}
+	if gate := p.Owner.Gate(); gate != nil {
+		gate.DropGrant(a.Grant)
+	}
+	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	err = j.write(ctx, p.Owner.Running(), func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetGrantState(a.Grant, core.GrantRevoked, "")
+		return add(ev, err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return map[string]any{"grant": a.Grant, "state": core.GrantRevoked}, nil
 }
