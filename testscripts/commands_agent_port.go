@@ -19,7 +19,8 @@ func init() { register("port-session", portSession) }
 // port-session SCRIPT OUT drives 'fluzo-agent serve' interactively. Each
 // SCRIPT line is one step:
 //
-//	send JSON            write a command ($NAME replaced by captures)
+//	send JSON            write a command ($NAME replaced by captures, or
+//	                     by the script's environment)
 //	expect REGEXP        wait up to a minute for an output line matching it
 //	capture NAME REGEXP  like expect; group 1 becomes $NAME (also exported
 //	                     to the script's environment); NAME,NAME2 takes
@@ -79,6 +80,13 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 		for k, v := range vars {
 			rest = strings.ReplaceAll(rest, "$"+k, v)
 		}
+		// Names captured by an earlier session live in the environment.
+		rest = scriptVar.ReplaceAllStringFunc(rest, func(m string) string {
+			if v := ts.Getenv(m[1:]); v != "" {
+				return v
+			}
+			return m
+		})
 		switch verb {
 		case "send":
 			_, err := io.WriteString(stdin, rest+"\n")
@@ -138,6 +146,8 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(ts.MkAbs(l[0]), []byte(client.ledger(l[1])), 0o644))
 	}
 }
+
+var scriptVar = regexp.MustCompile(`\$[A-Z][A-Z0-9_]*`)
 
 func agentBinary(ts *testscript.TestScript) string {
 	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {

@@ -194,6 +194,16 @@ func (p *Port) resume(ctx context.Context, raw []byte) (any, error) {
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
+	// Answer a task that cannot be resumed in the ack, not in a result:
+	// the attempt's own check stays authoritative.
+	t, err := p.Owner.Store.GetTask(ctx, a.Task)
+	if err != nil {
+		return nil, err
+	}
+	if t.State != core.TaskBlocked && t.State != core.TaskFailed {
+		return nil, core.Errorf(core.CodeInvalidRequest, "task %s is %s; only blocked, interrupted or failed tasks can be resumed", a.Task, t.State).
+			WithHint(`send start_task for new work`).With("task", a.Task)
+	}
 	return p.launch(func(opts TaskOptions) Result {
 		opts.Allow = a.Allow
 		return p.Owner.Resume(context.WithoutCancel(ctx), a.Task, opts)
