@@ -19,6 +19,7 @@ workspace state after the last edit; otherwise it names what stopped the task
 cancelled, provider_error, ...) and the exit status follows the table below.
 verification is passed, failed, stale, not_run or not_configured. pending names
 the operation a headless run stopped at.`},
+		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
 and serves only connections from its own user (checked with SO_PEERCRED).
