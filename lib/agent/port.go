@@ -87,6 +87,8 @@ type startArgs struct {
 	Request string   `json:"request"`
 	Verify  string   `json:"verify,omitempty"`
 	Allow   []string `json:"allow,omitempty"`
+	// NoVerify waives verification explicitly, as --no-verify does.
+	NoVerify bool `json:"no_verify,omitempty"`
 }
 
 // startTask starts one task in the background; its events and result
@@ -100,7 +102,7 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "start_task needs a request").WithHint(`send "request":"what to do"`)
 	}
 	return p.launch(func(opts TaskOptions) Result {
-		opts.Request, opts.Verify, opts.Allow = a.Request, a.Verify, a.Allow
+		opts.Request, opts.Verify, opts.Allow, opts.NoVerify = a.Request, a.Verify, a.Allow, a.NoVerify
 		return p.Owner.Run(context.WithoutCancel(ctx), opts)
 	})
 }
@@ -196,7 +198,7 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	d := Decision{Verdict: VerdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
 	if a.Scope == "task" {
 		if gate := p.Owner.Gate(); gate != nil {
-			op, _ := OperationFor(pa.op.Tool, pa.op.Args)
+			op := OperationFor(pa.op.Tool, pa.op.Args)
 			gate.AddGrant(policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: policy.SpecFor(op), Source: "user"})
 		}
 	}

@@ -172,3 +172,14 @@ func orDetached(b string) string {
 	}
 	return b
 }
+
+// waivedBefore reports whether an earlier attempt of task recorded the
+// user's verification waiver.
+func waivedBefore(ctx context.Context, j *StoreJournal, task string) bool {
+	waived := false
+	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: EvVerificationWaived}, func(core.Event) error {
+		waived = true
+		return nil
+	})
+	return waived
+}
