@@ -149,6 +149,7 @@ func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grant
 	if c.verify == "" && !c.waived {
 		c = contract{verify: prior.Verify, waived: waivedBefore(ctx, j, task)}
 	}
+	prior.Stale = revalidate(r.Root, prior.Versions).Stale
 	return r.attempt(ctx, refs, prior.Request, c, &prior)
 }
 
@@ -183,6 +184,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	if err == nil && prior != nil {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
 		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+		a.record(ctx, EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
 	}
 	if err == nil {
 		err = a.loop(ctx)
