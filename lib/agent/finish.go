@@ -37,6 +37,8 @@ func (a *run) finish(ctx context.Context, err error) Result {
 				status, reason = core.CodePermissionDenied, "denied_required_work"
 			}
 		}
+	} else if reason == ReasonVerificationNotConfigured {
+		res.Verification = DecideVerification("", false, nil, a.editSeq, "")
 	} else {
 		res.Verification = Verdict{Verification: VerifyNotRun, Reason: "task_stopped"}
 	}
@@ -67,12 +69,32 @@ func outcomeStates(status core.Code) (core.TaskState, core.AttemptState) {
 	return core.TaskFailed, core.AttemptFailed
 }
 
+// declareContract checks, before any model request, that the task can
+// ever complete: it needs a verification command or the user's explicit
+// waiver, which is recorded durably. Without either the task fails at once
+// instead of spending a budget on work nothing could accept.
+func (a *run) declareContract(ctx context.Context) error {
+	switch {
+	case a.verify != "":
+		return nil
+	case a.waived:
+		_, err := a.Journal.Record(ctx, a.refs, EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
+		if err != nil {
+			return stopWith(core.CodeStorageError, "journal_unavailable", err)
+		}
+		return nil
+	}
+	err := core.Errorf(core.CodeFailed, "the task has no verification command, so it could never be completed").
+		WithHint("pass --verify \"COMMAND\", set harness.verify_command in .fluzo, or pass --no-verify to waive verification explicitly")
+	return stopWith(core.CodeFailed, ReasonVerificationNotConfigured, err)
+}
+
 // verifyNow reruns the verification command itself, at the current
 // workspace state, and decides the contract. It is recorded as an
 // operation like any other command.
 func (a *run) verifyNow(ctx context.Context) Verdict {
 	if a.verify == "" {
-		v := DecideVerification("", nil, a.editSeq, "")
+		v := DecideVerification("", a.waived, nil, a.editSeq, "")
 		a.record(ctx, core.EvVerification, v)
 		return v
 	}
@@ -92,7 +114,7 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		state = "unknown"
 	}
 	runRec := &VerificationRun{Command: a.verify, ExitCode: exit, State: state, EditSeq: a.editSeq, Output: tail(output, maxEvidenceBytes)}
-	v := DecideVerification(a.verify, runRec, a.editSeq, state)
+	v := DecideVerification(a.verify, false, runRec, a.editSeq, state)
 	a.record(ctx, core.EvVerification, v)
 	return v
 }

@@ -19,7 +19,10 @@ type TaskStart struct {
 	Session string // "" creates a new session
 	Request string
 	Verify  string
-	Config  []byte // effective configuration snapshot
+	// NoVerify is the user's explicit waiver of the verification contract
+	// (--no-verify); it only applies when Verify is empty.
+	NoVerify bool
+	Config   []byte // effective configuration snapshot
 	// Grants are task-scoped grants (from --allow), issued with the task
 	// under the ids policy evaluation reports.
 	Grants []core.Grant

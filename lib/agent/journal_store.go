@@ -174,7 +174,7 @@ func (j *StoreJournal) OpResult(ctx context.Context, refs Refs, op string, out T
 	}
 	body, _ := json.Marshal(out)
 	if len(body) > maxStoredResult {
-		body, _ = json.Marshal(map[string]any{"ok": out.OK, "truncated": true, "bytes": len(body)})
+		body, _ = json.Marshal(truncatedResult(out, len(body)))
 	}
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Result: body, Artifact: artifact, Reason: reason})
@@ -248,4 +248,19 @@ func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) e
 			"before_tokens_estimate": c.BeforeTokens, "after_tokens_estimate": c.AfterTokens, "trigger": c.Trigger})
 		return add(tx.Append(core.Event{Type: core.EvCompaction, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
 	})
+}
+
+// truncatedResult stands in for a result too large to store. It keeps the
+// file and version a view reported, which resume revalidates.
+func truncatedResult(out ToolOutcome, size int) map[string]any {
+	var file struct {
+		Path    string `json:"path"`
+		Version string `json:"version"`
+	}
+	json.Unmarshal(out.Result, &file)
+	rec := map[string]any{"ok": out.OK, "truncated": true, "bytes": size}
+	if file.Version != "" {
+		rec["result"] = file
+	}
+	return rec
 }

@@ -113,6 +113,7 @@ type run struct {
 	*Runner
 	refs      Refs
 	verify    string
+	waived    bool
 	msgs      []Message
 	steps     StepLimit
 	loops     LoopDetector
@@ -133,27 +134,38 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
-	return r.attempt(ctx, refs, t.Request, t.Verify, nil)
+	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify}, nil)
 }
 
 // Resume runs a new attempt of an interrupted task, carrying the budget
 // consumption of earlier attempts forward.
-func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grants []core.Grant, verify string) Result {
+// A waiver recorded by an earlier attempt carries forward unless a
+// verification command is given now.
+func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grants []core.Grant, c contract) Result {
 	refs, prior, err := j.ResumeTask(ctx, task, grants)
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Task: task, Error: core.AsError(err)}
 	}
-	if verify == "" {
-		verify = prior.Verify
+	if c.verify == "" && !c.waived {
+		c = contract{verify: prior.Verify, waived: waivedBefore(ctx, j, task)}
 	}
-	return r.attempt(ctx, refs, prior.Request, verify, &prior)
+	prior.Stale = revalidate(r.Root, prior.Versions).Stale
+	return r.attempt(ctx, refs, prior.Request, c, &prior)
 }
 
-func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string, prior *Prior) Result {
+// contract is a task's verification contract: a command, or the user's
+// explicit waiver.
+type contract struct {
+	verify string
+	waived bool
+}
+
+func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contract, prior *Prior) Result {
 	if r.OnStart != nil {
 		r.OnStart(refs)
 	}
-	a := &run{Runner: r, refs: refs, verify: verify}
+	verify := c.verify
+	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == ""}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
 	var used admit.Usage
 	if prior != nil {
@@ -165,10 +177,14 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request, verify string,
 	defer a.budget.Pause()
 	ctx, root := a.traceAttempt(ctx, prior)
 	err := a.tracedStart(ctx, request)
+	if err == nil {
+		err = a.declareContract(ctx)
+	}
 	a.observe("task_start", map[string]any{"request": request, "verify": verify})
 	if err == nil && prior != nil {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
 		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+		a.record(ctx, EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
 	}
 	if err == nil {
 		err = a.loop(ctx)

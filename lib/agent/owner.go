@@ -108,9 +108,12 @@ func (w *Owner) Close() error {
 
 // TaskOptions describe one task run.
 type TaskOptions struct {
-	Session  string
-	Request  string
-	Verify   string   // "" uses harness.verify_command
+	Session string
+	Request string
+	Verify  string // "" uses harness.verify_command
+	// NoVerify waives the verification contract explicitly (--no-verify);
+	// it cannot be combined with Verify.
+	NoVerify bool
 	Allow    []string // exact task-scoped grants (--allow)
 	Yolo     bool
 	MaxTurns int // 0 uses harness.max_turns
@@ -118,6 +121,9 @@ type TaskOptions struct {
 	Inbox    *Inbox
 	Observe  func(point string, data any)
 	grants   []core.Grant
+	// resuming keeps the task's own verification contract (its command or
+	// recorded waiver) unless Verify or NoVerify is given now.
+	resuming bool
 }
 
 // Run executes one task to its result. Setup failures (bad grant spec,
@@ -125,7 +131,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, Config: w.Config.Text(), Grants: t.grants})
+		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
 	})
 }
 
@@ -141,8 +147,9 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 	if err := checkWorkspaceState(ctx, w.Store, task, w.Root); err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
+	t.resuming = true
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, t.Verify)
+		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
 	})
 }
 
@@ -191,10 +198,15 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 
 // runner wires one task's runner to the real packages.
 func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), error) {
-	if t.Verify == "" {
+	if t.NoVerify && t.Verify != "" {
+		return nil, nil, core.Errorf(core.CodeInvalidRequest, "a verification command (%q) and a verification waiver were both given", t.Verify).
+			WithHint("drop --no-verify to verify with the command, or drop --verify to waive verification")
+	}
+	// An explicit waiver overrides the configured command; it is recorded.
+	if t.Verify == "" && !t.NoVerify && !t.resuming {
 		t.Verify = w.Config.String("harness.verify_command")
 	}
-	if t.Verify == "" {
+	if t.Verify == "" && !t.NoVerify && !t.resuming {
 		t.Verify = VerifyFromRequest(t.Request)
 	}
 	pol, err := policy.FromConfig(w.Config)

@@ -59,12 +59,7 @@ func (g *PolicyGate) SetYolo(on bool) {
 
 // Evaluate decides one tool call before anything is dispatched.
 func (g *PolicyGate) Evaluate(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
-	op, rootRead := OperationFor(tool, args)
-	if rootRead {
-		// Listing or searching the whole workspace: a read confined to
-		// the root by fluzo-tool, which policy has no path rule for.
-		return Decision{Verdict: VerdictAllow, Rule: "policy.filesystem=workspace", Reason: string(policy.ReasonPolicyAllow)}, nil
-	}
+	op := OperationFor(tool, args)
 	if (op.Kind == policy.KindWrite || op.Kind == policy.KindDelete) && g.Preexisting != nil {
 		op.Preexisting = g.Preexisting(op.Path)
 	}
@@ -79,10 +74,10 @@ func (g *PolicyGate) Evaluate(ctx context.Context, tool string, args json.RawMes
 	return out, nil
 }
 
-// OperationFor maps a tool call to the operation policy evaluates.
-// rootRead is true for reads of the whole workspace (ls, glob, grep and
-// git inspection without a path).
-func OperationFor(tool string, args json.RawMessage) (policy.Operation, bool) {
+// OperationFor maps a tool call to the operation policy evaluates. Reads
+// of the whole workspace (ls, glob and grep without a path, git
+// inspection) are reads of the root, ".".
+func OperationFor(tool string, args json.RawMessage) policy.Operation {
 	var a struct {
 		Path    string            `json:"path"`
 		Version string            `json:"expect_version"`
@@ -95,25 +90,25 @@ func OperationFor(tool string, args json.RawMessage) (policy.Operation, bool) {
 	json.Unmarshal(args, &a)
 	switch tool {
 	case "view":
-		return policy.Operation{Kind: policy.KindRead, Path: a.Path}, false
+		return policy.Operation{Kind: policy.KindRead, Path: a.Path}
 	case "ls", "glob", "grep":
-		if a.Path == "" || a.Path == "." || a.Path == "./" {
-			return policy.Operation{}, true
+		if a.Path == "" {
+			a.Path = "."
 		}
-		return policy.Operation{Kind: policy.KindRead, Path: a.Path}, false
+		return policy.Operation{Kind: policy.KindRead, Path: a.Path}
 	case "git_status", "git_diff", "git_log", "git_show":
-		return policy.Operation{}, true
+		return policy.Operation{Kind: policy.KindRead, Path: "."}
 	case "write", "edit":
-		return policy.Operation{Kind: policy.KindWrite, Path: a.Path, Version: a.Version}, false
+		return policy.Operation{Kind: policy.KindWrite, Path: a.Path, Version: a.Version}
 	case "exec":
-		return policy.Operation{Kind: policy.KindExec, Argv: a.Argv, Cwd: a.Cwd, Env: a.Env}, false
+		return policy.Operation{Kind: policy.KindExec, Argv: a.Argv, Cwd: a.Cwd, Env: a.Env}
 	case "shell":
-		return policy.Operation{Kind: policy.KindShell, Script: a.Script, Cwd: a.Cwd, Env: a.Env}, false
+		return policy.Operation{Kind: policy.KindShell, Script: a.Script, Cwd: a.Cwd, Env: a.Env}
 	case "git_add", "git_commit":
 		// Staging prepares a commit: it is gated like one.
-		return policy.Operation{Kind: policy.KindGitCommit}, false
+		return policy.Operation{Kind: policy.KindGitCommit}
 	case "git_push":
-		return policy.Operation{Kind: policy.KindGitPush, Target: a.Remote}, false
+		return policy.Operation{Kind: policy.KindGitPush, Target: a.Remote}
 	}
-	return policy.Operation{Kind: policy.Kind("unknown_tool:" + tool)}, false
+	return policy.Operation{Kind: policy.Kind("unknown_tool:" + tool)}
 }

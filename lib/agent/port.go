@@ -89,6 +89,8 @@ type startArgs struct {
 	Request string   `json:"request"`
 	Verify  string   `json:"verify,omitempty"`
 	Allow   []string `json:"allow,omitempty"`
+	// NoVerify waives verification explicitly, as --no-verify does.
+	NoVerify bool `json:"no_verify,omitempty"`
 }
 
 // startTask starts one task in the background; its events and result
@@ -102,7 +104,7 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "start_task needs a request").WithHint(`send "request":"what to do"`)
 	}
 	return p.launch(func(opts TaskOptions) Result {
-		opts.Request, opts.Verify, opts.Allow = a.Request, a.Verify, a.Allow
+		opts.Request, opts.Verify, opts.Allow, opts.NoVerify = a.Request, a.Verify, a.Allow, a.NoVerify
 		return p.Owner.Run(context.WithoutCancel(ctx), opts)
 	})
 }
@@ -219,7 +221,7 @@ func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, er
 	if gate == nil || refs.Task == "" {
 		return "", core.Errorf(core.CodeInvalidRequest, "the task ended before its approval was answered")
 	}
-	pop, _ := OperationFor(op.Tool, op.Args)
+	pop := OperationFor(op.Tool, op.Args)
 	spec := policy.SpecFor(pop)
 	g := core.Grant{ID: core.NewID(core.KindGrant), TaskID: refs.Task, Scope: core.GrantTask, Spec: spec.String(), Source: "user"}
 	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}

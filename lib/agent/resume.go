@@ -18,6 +18,11 @@ type Prior struct {
 	Unknown []core.Operation
 	Request string
 	Verify  string
+	// Versions is the last version of each file earlier attempts viewed
+	// or wrote (path → version); resume compares them with the disk.
+	Versions map[string]string
+	// Stale lists the files whose content changed since (set on resume).
+	Stale []StaleFile
 }
 
 // ResumeTask starts a new attempt of an interrupted, blocked or failed
@@ -25,7 +30,7 @@ type Prior struct {
 // old attempt are not carried (only those passed now are issued).
 func (j *StoreJournal) ResumeTask(ctx context.Context, taskID string, grants []core.Grant) (Refs, Prior, error) {
 	var refs Refs
-	var prior Prior
+	prior := Prior{Versions: map[string]string{}}
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		t, err := tx.GetTask(ctx, taskID)
 		if err != nil {
@@ -100,6 +105,7 @@ func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *Prior) err
 		if o.State == core.OpUnknown {
 			p.Unknown = append(p.Unknown, o)
 		}
+		noteFileVersion(p.Versions, o)
 	}
 	return nil
 }
@@ -114,6 +120,12 @@ func resumeNote(p Prior) string {
 		b.WriteString(" These operations started but their outcome is unknown; they were not replayed:")
 		for _, o := range p.Unknown {
 			fmt.Fprintf(&b, "\n- %s %s", o.Tool, string(o.Args))
+		}
+	}
+	if len(p.Stale) > 0 {
+		b.WriteString("\nThese files changed since the previous attempt last viewed or wrote them; their earlier versions are stale. View each again before editing it:")
+		for _, f := range p.Stale {
+			fmt.Fprintf(&b, "\n- %s", f.Path)
 		}
 	}
 	return b.String()
@@ -171,4 +183,15 @@ func orDetached(b string) string {
 		return "a detached HEAD"
 	}
 	return b
+}
+
+// waivedBefore reports whether an earlier attempt of task recorded the
+// user's verification waiver.
+func waivedBefore(ctx context.Context, j *StoreJournal, task string) bool {
+	waived := false
+	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: EvVerificationWaived}, func(core.Event) error {
+		waived = true
+		return nil
+	})
+	return waived
 }

@@ -18,7 +18,17 @@ const (
 	VerifyStale         = "stale"
 	VerifyNotRun        = "not_run"
 	VerifyNotConfigured = "not_configured"
+	VerifyWaived        = "waived"
 )
+
+// EvVerificationWaived records that the user explicitly waived the
+// verification contract for a task (--no-verify, or no_verify on the
+// port): the only way a task without a verification command completes.
+const EvVerificationWaived = "verification.waived"
+
+// ReasonVerificationNotConfigured is the failure reason of a task that has
+// neither a verification command nor a recorded waiver.
+const ReasonVerificationNotConfigured = "verification_not_configured"
 
 // VerificationRun is the evidence of one run of the verification command.
 type VerificationRun struct {
@@ -45,12 +55,14 @@ type Verdict struct {
 // DecideVerification applies the contract: a task is completed only when
 // the verification command passed at the current workspace state, after
 // the attempt's last edit. The model saying it is done is not evidence.
-// With no verification command configured the run can complete, and the
-// result says verification was not configured.
-func DecideVerification(command string, last *VerificationRun, editSeq int64, currentState string) Verdict {
+// With no verification command the task completes only under an explicit
+// recorded waiver; otherwise it fails as not configured.
+func DecideVerification(command string, waived bool, last *VerificationRun, editSeq int64, currentState string) Verdict {
 	switch {
+	case command == "" && waived:
+		return Verdict{Completed: true, Verification: VerifyWaived}
 	case command == "":
-		return Verdict{Completed: true, Verification: VerifyNotConfigured}
+		return Verdict{Verification: VerifyNotConfigured, Reason: ReasonVerificationNotConfigured}
 	case last == nil:
 		return Verdict{Verification: VerifyNotRun, Reason: "verification_not_run"}
 	case last.EditSeq != editSeq || last.State != currentState:

@@ -13,21 +13,24 @@ func TestVerificationContract(t *testing.T) {
 	cases := []struct {
 		name     string
 		cmd      string
+		waived   bool
 		last     *VerificationRun
 		edits    int64
 		state    string
 		complete bool
 		outcome  string
 	}{
-		{"passes at current state", "cargo test", pass, 2, "s2", true, VerifyPassed},
-		{"never ran", "cargo test", nil, 2, "s2", false, VerifyNotRun},
-		{"failed", "cargo test", fail, 2, "s2", false, VerifyFailed},
-		{"edit after the run", "cargo test", pass, 3, "s2", false, VerifyStale},
-		{"outside change after the run", "cargo test", pass, 2, "s3", false, VerifyStale},
-		{"nothing to verify", "", nil, 5, "x", true, VerifyNotConfigured},
+		{"passes at current state", "cargo test", false, pass, 2, "s2", true, VerifyPassed},
+		{"never ran", "cargo test", false, nil, 2, "s2", false, VerifyNotRun},
+		{"failed", "cargo test", false, fail, 2, "s2", false, VerifyFailed},
+		{"edit after the run", "cargo test", false, pass, 3, "s2", false, VerifyStale},
+		{"outside change after the run", "cargo test", false, pass, 2, "s3", false, VerifyStale},
+		{"nothing to verify and no waiver", "", false, nil, 5, "x", false, VerifyNotConfigured},
+		{"explicit waiver", "", true, nil, 5, "x", true, VerifyWaived},
+		{"a waiver does not override a declared command", "cargo test", true, fail, 2, "s2", false, VerifyFailed},
 	}
 	for _, c := range cases {
-		v := DecideVerification(c.cmd, c.last, c.edits, c.state)
+		v := DecideVerification(c.cmd, c.waived, c.last, c.edits, c.state)
 		if v.Completed != c.complete || v.Verification != c.outcome {
 			t.Errorf("%s: %+v", c.name, v)
 		}

@@ -157,8 +157,13 @@ func (p Policy) boundary(op Operation) (Decision, bool) {
 	}
 	if op.Kind == KindRead || op.Kind == KindWrite || op.Kind == KindDelete {
 		clean, ok := cleanRel(op.Path)
-		if !ok || clean == "." {
+		if !ok {
 			return Decision{Verdict: Deny, Reason: ReasonOutsideWorkspace, Rule: "policy.filesystem=workspace"}, true
+		}
+		// The root itself is inside the workspace: it can be listed and
+		// searched, but never written or deleted as a whole.
+		if clean == "." && op.Kind != KindRead {
+			return Decision{Verdict: Deny, Reason: ReasonProtectedPath, Rule: "protected workspace root"}, true
 		}
 		tree := protected(clean)
 		if tree == ".fluzodrive" || (tree != "" && op.Kind != KindRead) {

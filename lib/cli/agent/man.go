@@ -17,8 +17,13 @@ status is completed only when the verification command passed at the final
 workspace state after the last edit; otherwise it names what stopped the task
 (failed, permission_required, permission_denied, budget_exhausted, blocked,
 cancelled, provider_error, ...) and the exit status follows the table below.
-verification is passed, failed, stale, not_run or not_configured. pending names
-the operation a headless run stopped at.`},
+verification is passed, failed, stale, not_run, not_configured or waived.
+A task needs a verification command (--verify, harness.verify_command, or a
+test command quoted in the task) or an explicit waiver (--no-verify, or
+"no_verify":true in start_task): without either it fails at once with reason
+verification_not_configured and no model request. A waiver is recorded as a
+verification.waived event and carries over to resume. pending names the
+operation a headless run stopped at.`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),

@@ -27,6 +27,7 @@ like a new call. Grants and YOLO of earlier attempts are not restored; pass
 			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: the task's)"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly for this task (recorded); default: the task's command or earlier waiver"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC` for this attempt (repeatable)"},
 			&cli.BoolFlag{Name: "yolo", Usage: "approve what would ask, for this attempt only"},
 			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
@@ -39,6 +40,9 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 	if c.Args().Len() != 1 {
 		return runner.Usage(c, "resume needs exactly one TASK id")
 	}
+	if c.Bool("no-verify") && c.String("verify") != "" {
+		return runner.Usage(c, "--verify and --no-verify contradict each other; give one")
+	}
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
 	owner, err := openOwner(ctx, c, p)
 	if err != nil {
@@ -46,7 +50,7 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 	}
 	defer owner.Close()
 	res := owner.Resume(ctx, c.Args().First(), lagent.TaskOptions{
-		Verify: c.String("verify"), Allow: c.StringSlice("allow"), Yolo: c.Bool("yolo"),
+		Verify: c.String("verify"), NoVerify: c.Bool("no-verify"), Allow: c.StringSlice("allow"), Yolo: c.Bool("yolo"),
 	})
 	p.result(res)
 	return runner.Silent{Code: res.ExitCode()}

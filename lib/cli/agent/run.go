@@ -18,15 +18,20 @@ tool). Every tool call is evaluated by policy first; an operation that needs
 approval stops the run with permission_required (exit 4), since nobody can
 answer headless. Give exact task-scoped grants with --allow.
 
-The task is completed (exit 0) only when its verification command passes at
-the final workspace state; otherwise the result says why. The last line is
+The task is completed (exit 0) only when its verification command (--verify,
+harness.verify_command, or a test command quoted in the task) passes at the
+final workspace state; otherwise the result says why. A task with no
+verification command fails at once with verification_not_configured unless
+--no-verify waives verification explicitly: the waiver is recorded as a
+verification.waived event and the result says "verification":"waived". The last line is
 always a {"type":"result",...} record.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
 			workspaceFlag(),
 			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
-			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: harness.verify_command)"},
+			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: harness.verify_command, then a test command quoted in the task)"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC`, e.g. 'exec:cargo test' (repeatable)"},
 			&cli.BoolFlag{Name: "yolo", Usage: "approve what would ask, for this run only (denials, budgets and limits still hold)"},
 			&cli.IntFlag{Name: "max-turns", Usage: "turn budget `N` (default: harness.max_turns)"},
@@ -37,6 +42,9 @@ always a {"type":"result",...} record.`,
 }
 
 func runAction(ctx context.Context, c *cli.Command) error {
+	if c.Bool("no-verify") && c.String("verify") != "" {
+		return runner.Usage(c, "--verify and --no-verify contradict each other; give one")
+	}
 	if c.Int("max-turns") < 0 {
 		return runner.Usage(c, "--max-turns must be a positive number")
 	}
@@ -47,7 +55,7 @@ func runAction(ctx context.Context, c *cli.Command) error {
 	}
 	defer owner.Close()
 	res := owner.Run(ctx, lagent.TaskOptions{
-		Request: c.String("task"), Verify: c.String("verify"), Allow: c.StringSlice("allow"),
+		Request: c.String("task"), Verify: c.String("verify"), NoVerify: c.Bool("no-verify"), Allow: c.StringSlice("allow"),
 		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")),
 	})
 	p.result(res)
