@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,27 +17,31 @@ import (
 func init() { register("port-session", portSession) }
 
 // port-session SCRIPT OUT drives 'fluzo-agent serve' interactively. Each
-// SCRIPT line is "send JSON" (written to the port's stdin, with $NAME
-// replaced by values captured earlier), "expect REGEXP" (waits up to a
-// minute for an output line matching it), "capture NAME REGEXP" (like
-// expect; the first group becomes $NAME) or "close" (ends stdin). Every
-// output line is written to OUT for later checks; the session must end
-// with the port exiting 0.
+// SCRIPT line is one step:
+//
+//	send JSON            write a command ($NAME replaced by captures, or
+//	                     by the script's environment)
+//	expect REGEXP        wait up to a minute for an output line matching it
+//	capture NAME REGEXP  like expect; group 1 becomes $NAME (also exported
+//	                     to the script's environment); NAME,NAME2 takes
+//	                     groups 1 and 2
+//	drop N               the client loses the next N event lines (a
+//	                     simulated gap: they still go to OUT)
+//	gap SES LAST         find a seq gap in what the client holds: $SES is
+//	                     the session, $LAST the last seq before the gap
+//	ledger FILE SESSION  at the end, write the client's events of SESSION
+//	                     (live ones and those re-paged by events or
+//	                     subscribe acks) as "seq id type" lines, seq order
+//	killed               the port is expected to die by a signal
+//	close                end stdin
+//
+// Every output line is written to OUT for later checks; unless "killed"
+// was given, the session must end with the port exiting 0.
 func portSession(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: port-session SCRIPT OUT")
 	}
-	bin := ""
-	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
-		if fi, err := os.Stat(filepath.Join(dir, "fluzo-agent")); err == nil && !fi.IsDir() {
-			bin = filepath.Join(dir, "fluzo-agent")
-			break
-		}
-	}
-	if bin == "" {
-		ts.Fatalf("port-session: fluzo-agent is not on the script's PATH")
-	}
-	cmd := exec.Command(bin, "serve")
+	cmd := exec.Command(agentBinary(ts), "serve")
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = portEnv(ts)
 	stdin, err := cmd.StdinPipe()
@@ -49,23 +54,41 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	ts.Check(cmd.Start())
+	client := &portClient{held: map[string]map[int64]string{}}
 	lines := make(chan string, 1024)
 	go func() {
 		sc := bufio.NewScanner(io.TeeReader(stdout, out))
 		sc.Buffer(make([]byte, 64<<10), 8<<20)
 		for sc.Scan() {
+			client.see(sc.Text())
 			lines <- sc.Text()
 		}
 		close(lines)
 	}()
+	fail := func(format string, a ...any) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		seen, _ := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Fatalf(format+"; stderr:\n%s\noutput:\n%s", append(a, stderr.String(), seen)...)
+	}
 	vars := map[string]string{}
+	set := func(k, v string) { vars[k] = v; ts.Setenv(k, v) }
+	var ledgers [][2]string
+	killed := false
 	for n, step := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
 		verb, rest, _ := strings.Cut(strings.TrimSpace(step), " ")
+		for k, v := range vars {
+			rest = strings.ReplaceAll(rest, "$"+k, v)
+		}
+		// Names captured by an earlier session live in the environment.
+		rest = scriptVar.ReplaceAllStringFunc(rest, func(m string) string {
+			if v := ts.Getenv(m[1:]); v != "" {
+				return v
+			}
+			return m
+		})
 		switch verb {
 		case "send":
-			for k, v := range vars {
-				rest = strings.ReplaceAll(rest, "$"+k, v)
-			}
 			_, err := io.WriteString(stdin, rest+"\n")
 			ts.Check(err)
 		case "expect", "capture":
@@ -75,13 +98,34 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			re := regexp.MustCompile(pattern)
 			if m := awaitLine(lines, re); m == nil {
-				cmd.Process.Kill()
-				cmd.Wait()
-				seen, _ := os.ReadFile(ts.MkAbs(args[1]))
-				ts.Fatalf("port-session line %d: no output matched %q; stderr:\n%s\noutput:\n%s", n+1, pattern, stderr.String(), seen)
+				fail("port-session line %d: no output matched %q", n+1, pattern)
 			} else if name != "" {
-				vars[name] = m[1]
+				for i, k := range strings.Split(name, ",") {
+					if i+1 < len(m) {
+						set(k, m[i+1])
+					}
+				}
 			}
+		case "drop":
+			k, err := strconv.Atoi(rest)
+			ts.Check(err)
+			client.drop(k)
+		case "gap":
+			names := strings.Fields(rest)
+			if len(names) != 2 {
+				ts.Fatalf("port-session line %d: usage: gap SES LAST", n+1)
+			}
+			ses, last, ok := client.gap()
+			if !ok {
+				fail("port-session line %d: the client holds no seq gap", n+1)
+			}
+			set(names[0], ses)
+			set(names[1], strconv.FormatInt(last, 10))
+		case "ledger":
+			file, ses, _ := strings.Cut(rest, " ")
+			ledgers = append(ledgers, [2]string{file, ses})
+		case "killed":
+			killed = true
 		case "close":
 			stdin.Close()
 		default:
@@ -91,9 +135,28 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 	stdin.Close()
 	for range lines {
 	}
-	if err := cmd.Wait(); err != nil {
-		ts.Fatalf("fluzo-agent serve: %v", err)
+	err = cmd.Wait()
+	switch {
+	case killed && err == nil:
+		ts.Fatalf("fluzo-agent serve exited 0; it was expected to be killed")
+	case !killed && err != nil:
+		ts.Fatalf("fluzo-agent serve: %v\nstderr:\n%s", err, stderr.String())
 	}
+	for _, l := range ledgers {
+		ts.Check(os.WriteFile(ts.MkAbs(l[0]), []byte(client.ledger(l[1])), 0o644))
+	}
+}
+
+var scriptVar = regexp.MustCompile(`\$[A-Z][A-Z0-9_]*`)
+
+func agentBinary(ts *testscript.TestScript) string {
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(dir, "fluzo-agent")); err == nil && !fi.IsDir() {
+			return filepath.Join(dir, "fluzo-agent")
+		}
+	}
+	ts.Fatalf("port-session: fluzo-agent is not on the script's PATH")
+	return ""
 }
 
 func awaitLine(lines <-chan string, re *regexp.Regexp) []string {
@@ -116,9 +179,11 @@ func awaitLine(lines <-chan string, re *regexp.Regexp) []string {
 	}
 }
 
+// portEnv is the port's environment: the script's isolated dirs, plus
+// the fault-injection switches recovery tests stage crashes with.
 func portEnv(ts *testscript.TestScript) []string {
 	var env []string
-	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "TMPDIR"} {
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "TMPDIR", "FLUZO_TEST_PROFILE", "FLUZO_FAULT"} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

@@ -62,7 +62,7 @@ func otlpCheck(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	run := readAgentRun(ts, args[0], args[1])
 	want := otlptest.AgentRun{Trace: run.trace, Tools: args[2:], EventSpans: run.eventSpans, Metrics: append([]string{
-		telemetry.MetricFirstChunk, telemetry.MetricToolDuration, telemetry.MetricDecisionLatency, telemetry.MetricPermissions,
+		telemetry.MetricFirstChunk, telemetry.MetricFirstOutput, telemetry.MetricToolDuration, telemetry.MetricDecisionLatency, telemetry.MetricPermissions,
 		telemetry.MetricQueueDepth, telemetry.MetricQueueWait, telemetry.MetricTelemetryDrops,
 	}, agentRunMetrics...)}
 	if bad := r.CheckAgentRun(want); len(bad) > 0 {

@@ -45,6 +45,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	if a.Diff != nil {
 		if d, derr := a.Diff(fctx, a.touched); derr == nil {
 			res.Diff = d
+			a.record(fctx, EvDiffSummary, d)
 		}
 	}
 	res.Status, res.Reason = string(status), reason

@@ -176,6 +176,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		refs = got
 		gate, _ := r.Policy.(*PolicyGate)
 		w.active.set(got, cancel, r.Tools, gate)
+		w.active.setDiff(r.Diff)
 	}
 	defer w.active.clear()
 	obs, err := w.sessionObserver()

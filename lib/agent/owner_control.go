@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ type activeTask struct {
 	cancel  context.CancelFunc
 	tools   Tools
 	gate    *PolicyGate
+	diff    func(context.Context, []string) (json.RawMessage, error) // the port's live diff query
 }
 
 func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *PolicyGate) {

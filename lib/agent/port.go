@@ -9,6 +9,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
+	"github.com/josecorral/fluzo/lib/store"
 )
 
 // Port is the JSONL application port (fluzo-agent serve): commands in,
@@ -77,6 +78,7 @@ func (p *Port) handlers() map[string]ControlHandler {
 		"subscribe":          p.subscribe,
 		"settings":           p.settings,
 		"capacity":           p.capacity,
+		"diff":               p.diff,
 		"revoke_grant":       p.revokeGrant,
 		"resume":             p.resume,
 	}
@@ -196,14 +198,34 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 		return nil, err
 	}
 	d := Decision{Verdict: VerdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
+	ack := map[string]any{"operation": a.Operation, "verdict": VerdictAllow, "scope": orOnce(a.Scope)}
 	if a.Scope == "task" {
-		if gate := p.Owner.Gate(); gate != nil {
-			op := OperationFor(pa.op.Tool, pa.op.Args)
-			gate.AddGrant(policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: policy.SpecFor(op), Source: "user"})
+		id, err := p.grantForTask(ctx, pa.op)
+		if err != nil {
+			return nil, err
 		}
+		d.GrantID, ack["grant"] = id, id
 	}
 	pa.answer <- d
-	return map[string]any{"operation": a.Operation, "verdict": VerdictAllow, "scope": orOnce(a.Scope)}, nil
+	return ack, nil
+}
+
+// grantForTask stores a task grant for exactly the approved operation
+// (so revoke_grant can end it) and activates it in the running task.
+func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, error) {
+	refs, gate := p.Owner.Running(), p.Owner.Gate()
+	if gate == nil || refs.Task == "" {
+		return "", core.Errorf(core.CodeInvalidRequest, "the task ended before its approval was answered")
+	}
+	pop := OperationFor(op.Tool, op.Args)
+	spec := policy.SpecFor(pop)
+	g := core.Grant{ID: core.NewID(core.KindGrant), TaskID: refs.Task, Scope: core.GrantTask, Spec: spec.String(), Source: "user"}
+	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	if err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error { return add(tx.IssueGrant(&g)) }); err != nil {
+		return "", err
+	}
+	gate.AddGrant(policy.Grant{ID: g.ID, Scope: core.GrantTask, Spec: spec, Source: "user"})
+	return g.ID, nil
 }
 
 func orOnce(s string) string {
@@ -282,8 +304,11 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	if gate := p.Owner.Gate(); gate != nil {
 		gate.SetYolo(a.On)
 	}
-	if refs := p.Owner.Running(); refs.Task != "" {
-		(&StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"})
+	// Audited whether or not a task runs: an idle switch is a
+	// session-less event that still applies to the next task.
+	refs := p.Owner.Running()
+	if _, err := (&StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"}); err != nil {
+		return nil, err
 	}
 	return map[string]any{"yolo": a.On, "scope": "session"}, nil
 }

@@ -10,50 +10,95 @@ import (
 // Port queries and the remaining task commands. Each is read-only except
 // resume and revoke_grant.
 
-// subscribe answers with a snapshot (tasks, the running task) and the
-// cursor of the last committed event: every later event follows on the
-// port. A client that sees a seq gap subscribes again to resync.
+// subscribe answers with a snapshot: the tasks, the running task, the
+// global event cursor and, per session, the seq of its last committed
+// event. Every event committed later follows on the port as a line.
+// Live events are not held back while the snapshot is taken, so one may
+// arrive just before the ack: a client keeps every event whose seq is
+// above the snapshot's seq for its session and drops the others. With
+// "after" (a cursor from an earlier snapshot or page) the ack also holds
+// the first page of events committed since, for a client resuming a
+// subscription.
 func (p *Port) subscribe(ctx context.Context, raw []byte) (any, error) {
-	var a struct{ core.Command }
+	var a struct {
+		core.Command
+		After *int64 `json:"after,omitempty"`
+		Limit int    `json:"limit,omitempty"`
+	}
 	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := checkPaging(a.Limit, a.After); err != nil {
 		return nil, err
 	}
 	tasks, err := p.allTasks(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cursor := int64(0)
-	for {
-		page, err := p.Owner.Store.Events(ctx, store.EventQuery{AfterPos: cursor, Limit: store.MaxPage})
+	seqs := map[string]int64{}
+	cursor, err := p.Owner.Store.EachEvent(ctx, store.EventQuery{Limit: store.MaxPage}, func(ev core.Event) error {
+		seqs[ev.Session] = ev.Seq
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"tasks": tasks, "running": p.Owner.Running(), "cursor": cursor, "seqs": seqs}
+	if a.After != nil {
+		page, err := p.Owner.Store.Events(ctx, store.EventQuery{AfterPos: *a.After, Limit: a.Limit})
 		if err != nil {
 			return nil, err
 		}
-		cursor = page.Next
-		if !page.More {
-			break
-		}
+		out["events"], out["next"], out["more"] = page.Events, page.Next, page.More
 	}
-	return map[string]any{"tasks": tasks, "running": p.Owner.Running(), "cursor": cursor}, nil
+	return out, nil
 }
 
-// events returns one page of stored events after a cursor.
+// eventsArgs select one page of events: filters, and either the cursor
+// of the previous page (after) or, for a gap in one session's live
+// stream, the last seq the client holds (after_seq, with session).
+type eventsArgs struct {
+	core.Command
+	Session  string `json:"session,omitempty"`
+	Task     string `json:"task,omitempty"`
+	Type     string `json:"type,omitempty"`
+	After    int64  `json:"after,omitempty"`
+	AfterSeq int64  `json:"after_seq,omitempty"`
+	Limit    int    `json:"limit,omitempty"`
+}
+
+// events returns one bounded page of stored events in commit order.
 func (p *Port) events(ctx context.Context, raw []byte) (any, error) {
-	var a struct {
-		core.Command
-		Session string `json:"session,omitempty"`
-		Task    string `json:"task,omitempty"`
-		Type    string `json:"type,omitempty"`
-		After   int64  `json:"after,omitempty"`
-		Limit   int    `json:"limit,omitempty"`
-	}
+	var a eventsArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
-	page, err := p.Owner.Store.Events(ctx, store.EventQuery{Session: a.Session, Task: a.Task, Type: a.Type, AfterPos: a.After, Limit: a.Limit})
+	if err := checkPaging(a.Limit, &a.After); err != nil {
+		return nil, err
+	}
+	if a.AfterSeq < 0 || (a.AfterSeq > 0 && a.Session == "") {
+		return nil, core.Errorf(core.CodeInvalidRequest, "after_seq must be a non-negative seq of one session").
+			WithHint(`seq counts per session: send "session":"ses_..." with "after_seq"`).With("field", "after_seq")
+	}
+	page, err := p.Owner.Store.Events(ctx, store.EventQuery{Session: a.Session, Task: a.Task, Type: a.Type, AfterPos: a.After, AfterSeq: a.AfterSeq, Limit: a.Limit})
 	if err != nil {
 		return nil, err
 	}
 	return map[string]any{"events": page.Events, "next": page.Next, "more": page.More}, nil
+}
+
+// checkPaging rejects a negative limit or cursor; limits above
+// store.MaxPage are capped by the store, so a page is always bounded.
+func checkPaging(limit int, after *int64) error {
+	if limit < 0 {
+		return core.Errorf(core.CodeInvalidRequest, "limit must not be negative, got %d", limit).
+			WithHint("omit limit for %d events per page; at most %d", store.DefaultPage, store.MaxPage).With("field", "limit")
+	}
+	if after != nil && *after < 0 {
+		return core.Errorf(core.CodeInvalidRequest, "after must be a cursor returned by subscribe or events, got %d", *after).
+			WithHint("start from 0").With("field", "after")
+	}
+	return nil
 }
 
 // task returns one task with its attempts and their operations.
@@ -117,20 +162,24 @@ func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
-	if gate := p.Owner.Gate(); gate != nil {
-		gate.DropGrant(a.Grant)
-	}
-	var evs []core.Event
-	err := p.Owner.Store.Write(ctx, func(tx *store.Tx) error {
-		_, ev, err := tx.SetGrantState(a.Grant, core.GrantRevoked, "")
-		evs = append(evs[:0], ev)
-		return err
-	})
+	g, err := p.Owner.Store.GetGrant(ctx, a.Grant)
 	if err != nil {
 		return nil, err
 	}
-	for _, ev := range evs {
-		p.Emit(ev)
+	if g.State != core.GrantIssued {
+		return nil, core.Errorf(core.CodeInvalidRequest, "grant %s is already %s; only an issued grant can be revoked", a.Grant, g.State).
+			WithHint("the grants of a task are listed by the task query").With("grant", a.Grant)
+	}
+	if gate := p.Owner.Gate(); gate != nil {
+		gate.DropGrant(a.Grant)
+	}
+	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	err = j.write(ctx, p.Owner.Running(), func(tx *store.Tx, add func(core.Event, error) error) error {
+		_, ev, err := tx.SetGrantState(a.Grant, core.GrantRevoked, "")
+		return add(ev, err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return map[string]any{"grant": a.Grant, "state": core.GrantRevoked}, nil
 }
@@ -144,6 +193,16 @@ func (p *Port) resume(ctx context.Context, raw []byte) (any, error) {
 	}
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
+	}
+	// Answer a task that cannot be resumed in the ack, not in a result:
+	// the attempt's own check stays authoritative.
+	t, err := p.Owner.Store.GetTask(ctx, a.Task)
+	if err != nil {
+		return nil, err
+	}
+	if t.State != core.TaskBlocked && t.State != core.TaskFailed {
+		return nil, core.Errorf(core.CodeInvalidRequest, "task %s is %s; only blocked, interrupted or failed tasks can be resumed", a.Task, t.State).
+			WithHint(`send start_task for new work`).With("task", a.Task)
 	}
 	return p.launch(func(opts TaskOptions) Result {
 		opts.Allow = a.Allow

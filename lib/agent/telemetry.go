@@ -20,6 +20,9 @@ type Telemetry struct {
 	// Provider is gen_ai.provider.name and Pool the admission pool of the
 	// agent's model, both from configuration (bounded label values).
 	Provider, Pool string
+	// Price is the agent model's configured price; nil (no price) leaves
+	// cost unknown, never zero.
+	Price *telemetry.Price
 
 	// roots maps attempt IDs to their root span, so that shadow
 	// observations answered after the loop moved on still join the trace.
@@ -60,10 +63,15 @@ func (w *Owner) startTelemetry(ctx context.Context, ws store.Workspace, mode str
 		return err
 	}
 	t := &Telemetry{RT: rt}
-	if m, ok := w.Config.Model(w.Config.String("agent.model")); ok {
+	model := w.Config.String("agent.model")
+	if m, ok := w.Config.Model(model); ok {
 		t.Provider, t.Pool = m.Provider, m.Pool
 	}
+	if p, ok := w.Config.Pricing(model); ok {
+		t.Price = &telemetry.Price{InputPerMTok: p.InputPerMTok, OutputPerMTok: p.OutputPerMTok}
+	}
 	w.Telemetry = t
+	w.reportRecovered(ctx, rt)
 	w.closers = append(w.closers, func() error {
 		// Diagnostic only: a flush that cannot finish in time is counted
 		// in the archive's health, never an owner error.
@@ -83,14 +91,21 @@ func (a *run) traceAttempt(ctx context.Context, prior *Prior) (context.Context, 
 		return ctx, nil
 	}
 	info := telemetry.AttemptInfo{Session: a.refs.Session, Task: a.refs.Task, Attempt: a.refs.Attempt, Number: 1, TraceID: a.refs.Trace}
+	var prev core.Attempt
 	if prior != nil {
 		if j, ok := a.Journal.(*StoreJournal); ok {
-			info.Number, info.PreviousTrace, info.PreviousSpan = previousAttempt(ctx, j.S, a.refs)
+			info.Number, prev, info.PreviousSpan = previousAttempt(ctx, j.S, a.refs)
+			info.PreviousTrace = prev.TraceID
 		}
 	}
 	ctx, root := rt.StartAttempt(ctx, info)
 	a.Telemetry.roots.Store(a.refs.Attempt, trace.SpanContextFromContext(ctx))
 	a.Telemetry.logInfo(ctx, "task attempt started", "session", a.refs.Session, "task", a.refs.Task, "attempt", a.refs.Attempt, "number", info.Number)
+	if prev.State == core.AttemptInterrupted {
+		// Its process died: its root span never ended, so the new trace
+		// says so (recovery is the only path to this state).
+		rt.RecordRecoveredAttempt(ctx, telemetry.InterruptedAttempt{Session: a.refs.Session, Task: a.refs.Task, Attempt: prev.ID, Trace: prev.TraceID, Span: info.PreviousSpan})
+	}
 	return ctx, root
 }
 
@@ -135,21 +150,45 @@ func budgetOf(reason string) string {
 // previousAttempt numbers a resumed attempt and finds the span to link to:
 // the last event of the previous attempt that carries a span ID (its root
 // span when it finished; a child span when it was interrupted).
-func previousAttempt(ctx context.Context, s *store.Store, refs Refs) (number int, prevTrace, prevSpan string) {
+func previousAttempt(ctx context.Context, s *store.Store, refs Refs) (number int, prev core.Attempt, prevSpan string) {
 	cur, err := s.GetAttempt(ctx, refs.Attempt)
 	if err != nil {
-		return 1, "", ""
+		return 1, core.Attempt{}, ""
 	}
 	number = cur.Number
-	prev, err := s.GetAttempt(ctx, cur.PreviousID)
-	if cur.PreviousID == "" || err != nil {
-		return number, "", ""
+	if cur.PreviousID == "" {
+		return number, core.Attempt{}, ""
 	}
-	s.EachEvent(ctx, store.EventQuery{Task: refs.Task}, func(ev core.Event) error {
-		if ev.Attempt == prev.ID && ev.Span != "" {
-			prevSpan = ev.Span
+	if prev, err = s.GetAttempt(ctx, cur.PreviousID); err != nil {
+		return number, core.Attempt{}, ""
+	}
+	return number, prev, lastSpanOf(ctx, s, refs.Task, prev.ID)
+}
+
+// lastSpanOf is the span ID of the attempt's last event that has one.
+func lastSpanOf(ctx context.Context, s *store.Store, task, attempt string) (span string) {
+	s.EachEvent(ctx, store.EventQuery{Task: task}, func(ev core.Event) error {
+		if ev.Attempt == attempt && ev.Span != "" {
+			span = ev.Span
 		}
 		return nil
 	})
-	return number, prev.TraceID, prevSpan
+	return span
+}
+
+// reportRecovered tells telemetry about the attempts the store's restart
+// recovery marked interrupted (their process died with their root span
+// open): a log record in each one's trace and an interrupted outcome.
+func (w *Owner) reportRecovered(ctx context.Context, rt *telemetry.Runtime) {
+	for _, id := range w.Recovery.Attempts {
+		at, err := w.Store.GetAttempt(ctx, id)
+		if err != nil {
+			continue // diagnostic only; the store already recorded the recovery
+		}
+		task, err := w.Store.GetTask(ctx, at.TaskID)
+		if err != nil {
+			continue
+		}
+		rt.AttemptInterrupted(ctx, telemetry.InterruptedAttempt{Session: task.SessionID, Task: at.TaskID, Attempt: id, Trace: at.TraceID, Span: lastSpanOf(ctx, w.Store, at.TaskID, id)})
+	}
 }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/provider"
@@ -122,32 +121,6 @@ func (w *Owner) traceObservation(refs Refs, ob Observation) string {
 	if ob.Skipped == "" {
 		rt.Metrics().Decision(ctx, "laya", status, latency)
 	}
-	if rec := recommendedAction(ob.Answers); rec != "" {
-		agreement := "disagree"
-		if rec == ob.ActionTaken {
-			agreement = "agree"
-		}
-		rt.Metrics().LayaAgreement(ctx, agreement)
-	}
+	rt.Metrics().LayaAgreement(ctx, telemetry.LayaAgreement(telemetry.RecommendedAction(ob.Answers, QuestionNextAction), ob.ActionTaken))
 	return sp.SpanContext().SpanID().String()
-}
-
-// recommendedAction is the next_action choice of an answered observation
-// ("" when it asked no such question or the answer has no choice). Its
-// agreement with the action taken is unlabelled agreement, not accuracy.
-func recommendedAction(answers json.RawMessage) string {
-	var byQuestion map[string]json.RawMessage
-	if json.Unmarshal(answers, &byQuestion) != nil {
-		return ""
-	}
-	raw := byQuestion[QuestionNextAction]
-	var choice string
-	if json.Unmarshal(raw, &choice) == nil {
-		return choice
-	}
-	var obj struct {
-		Choice string `json:"choice"`
-	}
-	json.Unmarshal(raw, &obj)
-	return obj.Choice
 }

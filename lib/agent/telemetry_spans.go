@@ -103,11 +103,15 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 	if a.Telemetry != nil && a.Telemetry.Provider != "" {
 		provider = a.Telemetry.Provider
 	}
+	var price *telemetry.Price
+	if a.Telemetry != nil {
+		price = a.Telemetry.Price
+	}
 	ctx, chat := rt.StartChat(ctx, telemetry.ChatRequest{Provider: provider, Model: a.ModelName, Purpose: inferencePurpose(req.Purpose),
-		Stream: true, Conversation: a.refs.Session, MaxTokens: req.MaxTokens})
+		Stream: true, Conversation: a.refs.Session, MaxTokens: req.MaxTokens, Price: price})
 	ctx = withRuntime(ctx, rt)
 	resp, err := a.Model.Complete(ctx, req, func(d LiveDelta) {
-		chat.FirstChunk()
+		markFirstOutput(chat, d)
 		if live != nil {
 			live(d)
 		}
@@ -120,7 +124,8 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 		chat.End(outcome, err)
 		return resp, err
 	}
-	r := telemetry.ChatResponse{Model: resp.Model, InputTokens: resp.Usage.Input, OutputTokens: resp.Usage.Output}
+	r := telemetry.ChatResponse{Model: resp.Model, InputTokens: resp.Usage.Input, OutputTokens: resp.Usage.Output,
+		EstimatedInputTokens: resp.Estimate.Input, EstimatedOutputTokens: resp.Estimate.Output}
 	if resp.FinishReason != "" {
 		r.FinishReasons = []string{resp.FinishReason}
 	}
@@ -132,6 +137,21 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 	}
 	chat.End(telemetry.OutcomeOK, nil)
 	return resp, nil
+}
+
+// markFirstOutput times the first streamed chunk and, separately, the
+// first meaningful output: content, reasoning or a tool-call fragment
+// (the provider's own first-output definition). A restart marker after a
+// retry is neither: it is the client's, not the model's.
+func markFirstOutput(chat *telemetry.ChatSpan, d LiveDelta) {
+	if d.Kind == "restart" {
+		return
+	}
+	chat.FirstChunk()
+	switch d.Kind {
+	case "content", "reasoning", "tool_call":
+		chat.FirstOutput()
+	}
 }
 
 // tracedCompaction puts fluzo.compaction around a compaction that will

@@ -97,7 +97,7 @@ func Parse(data []byte, name string) (*Config, error) {
 	l := loader{cfg: cfg, ds: ds, order: keyOrder(md)}
 	l.walk(raw)
 	l.fillDefaults()
-	if v, ok := cfg.values["schema_version"]; ok && v.Source == SourceDefault {
+	if _, declared := raw["schema_version"]; !declared {
 		ds.add("schema_version", "1", "the file does not declare schema_version")
 	}
 	if len(ds.list) == 0 {

@@ -54,7 +54,12 @@ func renderCollection(b *strings.Builder, c *Config, coll string) {
 			if irrelevantForProvider(provider, f.Name()) {
 				continue
 			}
-			renderSetting(b, f, c.values[coll+"."+id+"."+f.Name()].Value, f.Name())
+			v := c.values[coll+"."+id+"."+f.Name()]
+			if isPrice(f.Name()) && v.Source == SourceDefault {
+				renderUnsetPrice(b, f)
+				continue
+			}
+			renderSetting(b, f, v.Value, f.Name())
 		}
 	}
 }

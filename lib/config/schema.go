@@ -85,6 +85,10 @@ var schema = []Setting{
 		"Longest gap between meaningful model outputs once output began."),
 	intSetting("models.*.request_timeout_seconds", "seconds", 600, 1, 86400, ApplyFuture, PrivacyPublic,
 		"Whole-request deadline, bounded by the task's remaining active time."),
+	floatSetting("models.*.input_price_per_mtok", "USD per million tokens", 0, 0, 1_000_000, ApplyFuture, PrivacyPublic,
+		"Price of input tokens, for estimated cost telemetry only (never enforcement). Unset (the default) means no price: cost is shown as unknown, never zero."),
+	floatSetting("models.*.output_price_per_mtok", "USD per million tokens", 0, 0, 1_000_000, ApplyFuture, PrivacyPublic,
+		"Price of output tokens, for estimated cost telemetry only. Cost is estimated only when both prices are set."),
 
 	intSetting("capacity_pools.*.max_in_flight", "requests", 1, 1, 1024, ApplySafeBoundary, PrivacyPublic,
 		"Per-process ceiling of concurrent requests across every model in this pool."),

@@ -14,7 +14,7 @@ import (
 func TestMaxConcurrentPerModel(t *testing.T) {
 	s, _ := start(t, `{"version":1,"models":["big","small"],"steps":[
 	 {"id":"held","times":3,"match":{"model":"big"},"respond":{"header_delay_ms":60000,"text":"x"}},
-	 {"id":"other","match":{"model":"small"},"respond":{"text":"y"}}]}`)
+	 {"id":"other","times":2,"match":{"model":"small"},"respond":{"text":"y"}}]}`)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range 3 {
@@ -34,6 +34,9 @@ func TestMaxConcurrentPerModel(t *testing.T) {
 	}
 	cancel()
 	wg.Wait()
+	// Two requests one after the other never overlap: the count must go
+	// down again when a request ends.
+	post(t, s.BaseURL()+"/chat/completions", `{"model":"small","messages":[{"role":"user","content":"hi"}]}`)
 	post(t, s.BaseURL()+"/chat/completions", `{"model":"small","messages":[{"role":"user","content":"hi"}]}`)
 	v := s.Verify()
 	if !v.OK || v.MaxConcurrent["big"] != 3 || v.MaxConcurrent["small"] != 1 {

@@ -76,12 +76,13 @@ func checkModes(ws Workspace) []Finding {
 		{ws.Drive(), DirMode}, {ws.Artifacts(), DirMode}, {ws.Database(), FileMode},
 		{ws.Database() + "-wal", FileMode}, {ws.Database() + "-shm", FileMode},
 	}
-	bad := 0
+	bad, seen := 0, 0
 	for _, w := range want {
 		fi, err := os.Lstat(w.path)
 		if err != nil {
 			continue
 		}
+		seen++
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			out = append(out, Finding{Check: "permissions", Status: StatusFail, Path: w.path,
 				Message: w.path + " is a symbolic link", Hint: "remove it; managed files are never links"})
@@ -93,7 +94,10 @@ func checkModes(ws Workspace) []Finding {
 			bad++
 		}
 	}
-	if bad == 0 {
+	switch {
+	case seen == 0:
+		out = append(out, Finding{Check: "permissions", Status: StatusOK, Message: "no data root yet: nothing stored to check", Path: ws.Drive()})
+	case bad == 0:
 		out = append(out, Finding{Check: "permissions", Status: StatusOK, Message: "data root and store files are owner-only", Path: ws.Drive()})
 	}
 	return out

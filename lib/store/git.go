@@ -33,9 +33,7 @@ var gitSafeArgs = []string{
 func runGit(ctx context.Context, dir string, args ...string) (string, int, error) {
 	full := append(append([]string{"-C", dir}, gitSafeArgs...), args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = append(os.Environ(),
-		"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat",
-		"GIT_EXTERNAL_DIFF=", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	cmd.Env = gitEnviron(os.Environ())
 	cmd.Stdin = nil
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -49,6 +47,32 @@ func runGit(ctx context.Context, dir string, args ...string) (string, int, error
 			WithHint("install git; Fluzo relies on it to keep .fluzodrive out of the repository")
 	}
 	return out.String(), 0, nil
+}
+
+// gitUserConfigVars choose which user and system configuration git reads
+// (and so which ignore rules apply) or limit repository discovery; they
+// never point git at another repository, so they are kept.
+var gitUserConfigVars = map[string]bool{
+	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_NOSYSTEM": true, "GIT_CEILING_DIRECTORIES": true,
+}
+
+// gitEnviron is env without the variables that would make git answer
+// about another repository or run a helper (GIT_DIR, GIT_WORK_TREE,
+// GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF …: every GIT_*
+// name but gitUserConfigVars, plus pagers and askpass), with prompts and
+// optional locks off.
+// The system and global configuration stay: their ignore rules are part
+// of what "excluded" means to the user's own git.
+func gitEnviron(env []string) []string {
+	out := make([]string, 0, len(env)+4)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if (strings.HasPrefix(k, "GIT_") && !gitUserConfigVars[k]) || k == "PAGER" || k == "SSH_ASKPASS" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "GIT_ASKPASS=")
 }
 
 // gitTopLevel returns the working-tree root containing dir.

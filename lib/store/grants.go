@@ -70,6 +70,40 @@ func (tx *Tx) SetGrantState(id string, to core.GrantState, operationID string) (
 	return g, ev, err
 }
 
+// expireTaskGrants ends every grant still issued to a task that has just
+// reached a terminal state (completed, cancelled), each with a grant.expired audit
+// event in the same transaction: a grant never outlives its task.
+func (tx *Tx) expireTaskGrants(taskID, reason string) error {
+	ids, err := tx.ids("SELECT id FROM permission_grants WHERE task_id = ? AND state = ? ORDER BY created_at, id",
+		taskID, core.GrantIssued)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	session, err := tx.sessionOfTask(taskID)
+	if err != nil {
+		return err
+	}
+	now := tx.now
+	for _, id := range ids {
+		g, err := tx.GetGrant(tx.ctx, id)
+		if err != nil {
+			return err
+		}
+		g.State, g.EndedAt = core.GrantExpired, &now
+		if _, err := tx.tx.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {
+			return storageErr(err, "cannot expire grant "+id)
+		}
+		if _, err := tx.event(core.Event{Type: core.EvGrantExpired, Session: session, Task: taskID},
+			map[string]any{"grant": g.ID, "scope": g.Scope, "spec": g.Spec, "state": g.State, "source": g.Source, "reason": "task " + reason}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (tx *Tx) grantEvent(g core.Grant, operationID string) (core.Event, error) {
 	session := ""
 	if g.TaskID != "" {

@@ -65,6 +65,9 @@ func (tx *Tx) SetTaskState(id string, to core.TaskState, reason string) (core.Ta
 	}
 	ev, err := tx.event(core.Event{Type: core.EvTaskState, Session: t.SessionID, Task: id},
 		map[string]any{"from": from, "to": to, "reason": reason})
+	if err == nil && to.Terminal() {
+		err = tx.expireTaskGrants(id, string(to))
+	}
 	return t, ev, err
 }
 

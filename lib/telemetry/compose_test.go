@@ -179,7 +179,7 @@ func TestComposeDashboardsQueryOurMetricsWithoutIDLabels(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"fluzo_task_outcomes_total", "gen_ai_client_operation_duration_seconds_bucket", "gen_ai_client_token_usage",
-		"fluzo_permission_outcomes_total", "fluzo_laya_observations_total", "fluzo_laya_agreement_total", "fluzo_telemetry_dropped_total", "otelcol_exporter_send_failed_spans_total"} {
+		"fluzo_permission_outcomes_total", "fluzo_provider_first_output_duration_seconds_bucket", "fluzo_laya_observations_total", "fluzo_laya_agreement_total", "fluzo_telemetry_dropped_total", "otelcol_exporter_send_failed_spans_total"} {
 		if !strings.Contains(all, m) {
 			t.Errorf("no dashboard queries %s", m)
 		}

@@ -28,6 +28,9 @@ type ChatRequest struct {
 	Stream       bool
 	Conversation string // the real session ID, when applicable
 	MaxTokens    int
+	// Price, when configured, prices the call's usage into
+	// fluzo.cost.estimated; nil leaves the cost unknown (not recorded).
+	Price *Price
 }
 
 // ChatResponse is the provider's normalized answer. Token counts are
@@ -41,6 +44,9 @@ type ChatResponse struct {
 	OutputTokens    *int64
 	CacheReadTokens *int64
 	ReasoningTokens *int64
+	// EstimatedInputTokens and EstimatedOutputTokens are the local
+	// estimate, used only to price a call whose usage was not reported.
+	EstimatedInputTokens, EstimatedOutputTokens *int64
 }
 
 // ChatSpan is a GenAI CLIENT span "{operation} {model}" covering one
@@ -48,9 +54,11 @@ type ChatResponse struct {
 // child spans). End records the GenAI duration and token metrics once.
 type ChatSpan struct {
 	*Span
-	req      ChatRequest
-	resp     ChatResponse
-	gotFirst bool
+	req       ChatRequest
+	resp      ChatResponse
+	responded bool
+	gotFirst  bool
+	gotOutput bool
 }
 
 // StartChat starts a GenAI client span. With a nil Runtime it returns ctx
@@ -93,12 +101,30 @@ func (c *ChatSpan) FirstChunk() {
 	c.rt.metrics.firstChunkAfter(c.ctx, c.req.Provider, c.req.Model, d)
 }
 
-// Response records the normalized response metadata and usage.
+// FirstOutput marks the first meaningful model output (a content,
+// reasoning or tool-call delta; never headers, keep-alives or metadata
+// chunks): the PRD's time to first model output, measured from the start
+// of the logical call. Only the first call counts.
+func (c *ChatSpan) FirstOutput() {
+	if c == nil || c.gotOutput {
+		return
+	}
+	c.gotOutput = true
+	d := time.Since(c.start)
+	c.span.AddEvent("first_output")
+	c.rt.metrics.firstOutputAfter(c.ctx, c.req.Provider, c.req.Model, d)
+}
+
+// Response records the normalized response metadata and usage, and the
+// estimated cost when a price is configured.
 func (c *ChatSpan) Response(r ChatResponse) {
 	if c == nil {
 		return
 	}
-	c.resp = r
+	c.resp, c.responded = r, true
+	if amount, provenance, ok := c.cost(); ok {
+		c.span.SetAttributes(attribute.Float64(MetricCost, amount), attribute.String(LabelProvenance, provenance), attribute.String(LabelCurrency, CostCurrency))
+	}
 	if r.Model != "" {
 		c.span.SetAttributes(attribute.String("gen_ai.response.model", r.Model))
 	}
@@ -140,8 +166,21 @@ func (c *ChatSpan) End(outcome string, err error) {
 		errType = outcome
 	}
 	c.rt.metrics.genAI(c.ctx, c.req.Operation, c.req.Provider, c.req.Model, errType, time.Since(c.start), c.resp.InputTokens, c.resp.OutputTokens)
+	if amount, provenance, ok := c.cost(); ok {
+		c.rt.metrics.Cost(c.ctx, amount, CostCurrency, provenance)
+	}
 	c.Span.finish(outcome, err)
 }
 
 // Tokens is a convenience for building ChatResponse counts.
 func Tokens(n int64) *int64 { return &n }
+
+// cost prices the recorded response; ok is false without a response, a
+// price, or usage that is at least estimated.
+func (c *ChatSpan) cost() (float64, string, bool) {
+	if !c.responded {
+		return 0, "", false
+	}
+	r := c.resp
+	return EstimateCost(c.req.Price, r.InputTokens, r.OutputTokens, r.EstimatedInputTokens, r.EstimatedOutputTokens)
+}

@@ -18,6 +18,7 @@ type Metrics struct {
 	opDuration     metric.Float64Histogram // gen_ai.client.operation.duration
 	tokenUsage     metric.Int64Histogram   // gen_ai.client.token.usage
 	firstChunk     metric.Float64Histogram
+	firstOutput    metric.Float64Histogram
 	toolDuration   metric.Float64Histogram
 	decisionDur    metric.Float64Histogram
 	cost           metric.Float64Counter
@@ -41,6 +42,7 @@ const (
 	MetricGenAIDuration   = "gen_ai.client.operation.duration"
 	MetricGenAITokens     = "gen_ai.client.token.usage"
 	MetricFirstChunk      = "fluzo.provider.first_chunk.duration"
+	MetricFirstOutput     = "fluzo.provider.first_output.duration"
 	MetricToolDuration    = "fluzo.tool.duration"
 	MetricDecisionLatency = "fluzo.decision.duration"
 	MetricCost            = "fluzo.cost.estimated"
@@ -83,9 +85,10 @@ func newMetrics(m metric.Meter, rt *Runtime) (*Metrics, error) {
 	t, e := m.Int64Histogram(MetricGenAITokens, metric.WithUnit("{token}"), metric.WithDescription("Tokens used per GenAI operation, as reported by the provider."), metric.WithExplicitBucketBoundaries(tokenBuckets...))
 	x.tokenUsage, err = t, firstErr(err, e)
 	x.firstChunk = hist(MetricFirstChunk, "s", "Time from request to the first response chunk (not time to first token).")
+	x.firstOutput = hist(MetricFirstOutput, "s", "Time from the start of a logical model call to its first meaningful output (content, reasoning or tool-call delta).")
 	x.toolDuration = hist(MetricToolDuration, "s", "Tool call duration.")
 	x.decisionDur = hist(MetricDecisionLatency, "s", "Policy, approval and Laya decision latency.")
-	c, e2 := m.Float64Counter(MetricCost, metric.WithUnit("{USD}"), metric.WithDescription("Estimated cost; provenance says reported or estimated. Unknown cost is not recorded."))
+	c, e2 := m.Float64Counter(MetricCost, metric.WithUnit("{USD}"), metric.WithDescription("Estimated cost: a configured price times reported usage (configured_price) or estimated usage (estimated_usage). Unknown cost is not recorded."))
 	x.cost, err = c, firstErr(err, e2)
 	x.permissions = count(MetricPermissions, "{decision}", "Permission decisions by outcome.")
 	x.verifyFailures = count(MetricVerifyFailures, "{verification}", "Failed verification runs.")

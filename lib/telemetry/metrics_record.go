@@ -71,7 +71,7 @@ func (m *Metrics) Permission(ctx context.Context, outcome, source string) {
 }
 
 // Cost adds a known cost. Unknown cost must not be recorded (it is not
-// zero); provenance is "reported" or "estimated".
+// zero); provenance is CostConfiguredPrice or CostEstimatedUsage.
 func (m *Metrics) Cost(ctx context.Context, amount float64, currency, provenance string) {
 	if m == nil || amount < 0 {
 		return
@@ -160,6 +160,13 @@ func (m *Metrics) genAI(ctx context.Context, op, provider, model, errType string
 	}
 }
 
+func (m *Metrics) firstOutputAfter(ctx context.Context, provider, model string, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.firstOutput.Record(ctx, d.Seconds(), m.attrs("gen_ai.provider.name", provider, "gen_ai.request.model", model))
+}
+
 func (m *Metrics) firstChunkAfter(ctx context.Context, provider, model string, d time.Duration) {
 	if m == nil {
 		return
@@ -168,9 +175,11 @@ func (m *Metrics) firstChunkAfter(ctx context.Context, provider, model string, d
 }
 
 // LayaAgreement compares a recommendation with the runtime's actual action:
-// agree, disagree or no_action. It is unlabelled agreement, never accuracy.
+// agree, disagree or no_action (see the LayaAgreement function); ""
+// (not comparable) records nothing. It is unlabelled agreement, never
+// accuracy.
 func (m *Metrics) LayaAgreement(ctx context.Context, agreement string) {
-	if m == nil {
+	if m == nil || agreement == "" {
 		return
 	}
 	m.layaAgreement.Add(ctx, 1, m.attrs(LabelAgreement, agreement))

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -33,6 +34,24 @@ func (s *Server) track(id string, p *proc.Process) {
 			}
 		}()
 	}
+}
+
+// supervise makes p reachable by cancel and kill controls under id,
+// terminates it gracefully when ctx ends (caller cancelled, server
+// stopping) and waits for its outcome.
+func (s *Server) supervise(ctx context.Context, id string, p *proc.Process) proc.Outcome {
+	s.track(id, p)
+	defer s.untrack(id)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Terminate()
+		case <-done:
+		}
+	}()
+	return p.Wait()
 }
 
 func (s *Server) untrack(id string) {

@@ -32,18 +32,7 @@ func (s *Server) runGit(ctx context.Context, id string, sub ...string) (any, err
 	if err != nil {
 		return nil, err
 	}
-	s.track(id, p)
-	defer s.untrack(id)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Terminate()
-		case <-done:
-		}
-	}()
-	return &GitResult{Argv: append([]string{"git"}, sub...), Outcome: p.Wait()}, nil
+	return &GitResult{Argv: append([]string{"git"}, sub...), Outcome: s.supervise(ctx, id, p)}, nil
 }
 
 type noArgs struct{}

@@ -110,18 +110,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	if err != nil {
 		return nil, err
 	}
-	s.track(id, p)
-	defer s.untrack(id)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Terminate()
-		case <-done:
-		}
-	}()
-	out := p.Wait()
+	out := s.supervise(ctx, id, p)
 	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), TimeoutSeconds: timeout, TimeoutCapped: capped, Outcome: out}, nil
 }
 

@@ -30,10 +30,11 @@ Precedence of settings: built-in defaults, then the workspace .fluzo (or
 --config FILE), then explicit --set KEY=VALUE overrides. There is no global
 settings file, and environment variables never become settings.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "workspace", Aliases: []string{"C"}, Value: ".", Usage: "workspace root `DIR` whose .fluzo and .fluzodrive are used"},
+			&cli.StringFlag{Name: "workspace", Aliases: []string{"C"}, Value: ".", Usage: "workspace `DIR` whose .fluzo and .fluzodrive are used; inside a git repository, its top level"},
 			&cli.StringFlag{Name: "config", Usage: "use `FILE` instead of the workspace's .fluzo"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for this invocation, as `KEY=VALUE` (repeatable)"},
 		},
+		Before:   resolveWorkspace,
 		Commands: []*cli.Command{checkCommand(), configCommand(), lockCommand()},
 	}
 }

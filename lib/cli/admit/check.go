@@ -61,19 +61,19 @@ func runCheck(_ context.Context, c *cli.Command) error {
 	enc := json.NewEncoder(out)
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64*1024), 4<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
 			continue
 		}
 		var in opLine
 		if err := core.DecodeStrict([]byte(line), &in); err != nil {
-			enc.Encode(core.NewErrorRecord(in.ID, err))
+			enc.Encode(core.NewErrorRecord(in.ID, atLine(err, n)))
 			continue
 		}
 		if in.V != core.WireVersion {
-			enc.Encode(core.NewErrorRecord(in.ID, core.Errorf(core.CodeInvalidRequest, "unsupported record version %d", in.V).
-				WithHint(`send "v":1`)))
+			enc.Encode(core.NewErrorRecord(in.ID, atLine(core.Errorf(core.CodeInvalidRequest, "unsupported record version %d", in.V).
+				WithHint(`send "v":1`), n)))
 			continue
 		}
 		d := p.Evaluate(in.Operation, grants, c.Bool("yolo"))
@@ -84,6 +84,14 @@ func runCheck(_ context.Context, c *cli.Command) error {
 			WithHint("send one JSON object per line, each under 4 MiB")
 	}
 	return nil
+}
+
+// atLine says which input line a malformed operation came from, since a
+// line that cannot be decoded has no id to answer with.
+func atLine(err error, n int) error {
+	e := core.AsError(err)
+	e.Message = fmt.Sprintf("standard input line %d: %s", n, e.Message)
+	return e.With("line", n)
 }
 
 // checkPolicy builds the policy from the selected configuration, or the

@@ -24,6 +24,7 @@ test command quoted in the task) or an explicit waiver (--no-verify, or
 verification_not_configured and no model request. A waiver is recorded as a
 verification.waived event and carries over to resume. pending names the
 operation a headless run stopped at.`},
+		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
 and serves only connections from its own user (checked with SO_PEERCRED).

@@ -25,15 +25,18 @@ events, live updates and results as JSON lines on stdout. Commands:
   {"v":1,"id":"8","cmd":"force_stop","task":"tsk_...","yes":true}
   {"v":1,"id":"9","cmd":"resume","task":"tsk_...","allow":["exec:cargo test"]}
   {"v":1,"id":"10","cmd":"revoke_grant","grant":"grt_..."}
-  {"v":1,"id":"11","cmd":"subscribe"}     (snapshot of tasks and the running task, with the event cursor)
-  {"v":1,"id":"12","cmd":"events","task":"tsk_...","after":0,"limit":100}
-  {"v":1,"id":"13","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
+  {"v":1,"id":"11","cmd":"subscribe"}     (snapshot, event cursor and per-session seqs)
+  {"v":1,"id":"12","cmd":"events","session":"ses_...","after_seq":41,"limit":100}
+  {"v":1,"id":"13","cmd":"diff","task":"tsk_..."}
+  {"v":1,"id":"14","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
 
 An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions
 are delivered in order at the next safe boundary and can be edited until
-then. YOLO set here lasts for this session only. On end of input the running
-task finishes and serve exits.`,
+then. YOLO set here lasts for this session only. A client that sees a seq gap
+re-pages the missing events with "events". On end of input the running task
+finishes and serve exits. PORT PROTOCOL in fluzo-agent(1) has every field,
+answer and error.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
 			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},

@@ -2,10 +2,12 @@ package observe
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/telemetry"
 	"github.com/urfave/cli/v3"
 )
 
@@ -20,6 +22,7 @@ type EvalReport struct {
 	ByStatus     map[string]int            `json:"by_status"`
 	Coverage     *float64                  `json:"coverage"` // answered / observations
 	Agreement    Ratio                     `json:"unlabeled_agreement"`
+	NoAction     int                       `json:"no_action"` // recommended, but the runtime recorded no action
 	Accuracy     Ratio                     `json:"labeled_accuracy"`
 	Confusion    map[string]map[string]int `json:"confusion"` // label -> recommended -> n
 	LatencyP50MS *int64                    `json:"latency_p50_ms"`
@@ -54,7 +57,7 @@ not accuracy), the accuracy against human labels with a confusion matrix
 (label by recommendation), and latency percentiles, each with its sample
 count. Rates without samples are null, never zero.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "question", Usage: "answer key to evaluate", Value: "next_action"},
+			&cli.StringFlag{Name: "question", Usage: "answer key to evaluate", Value: telemetry.QuestionNextAction},
 			&cli.StringFlag{Name: "since", Usage: "only observations at or after TIME (RFC 3339 or YYYY-MM-DD)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one laya.report JSON record"},
 		},
@@ -100,8 +103,14 @@ func buildReport(recs []EvalRecord, question string) EvalReport {
 		if r.Status != "answered" || rec == "" {
 			continue
 		}
-		if actual, ok := r.ActualAction.(string); ok && actual != "" {
-			rep.Agreement.add(rec == actual)
+		actual, _ := r.ActualAction.(string)
+		switch telemetry.LayaAgreement(rec, actual) {
+		case telemetry.AgreementAgree:
+			rep.Agreement.add(true)
+		case telemetry.AgreementDisagree:
+			rep.Agreement.add(false)
+		case telemetry.AgreementNoAction:
+			rep.NoAction++
 		}
 		if r.Label != nil {
 			rep.Accuracy.add(rec == r.Label.Label)
@@ -124,11 +133,14 @@ func buildReport(recs []EvalRecord, question string) EvalReport {
 }
 
 // recommendation reads the typed answer for question from the observed
-// answers ({"next_action":"retry"}); "" when absent.
+// answers with the agent's definition (telemetry.RecommendedAction), so
+// this report and the fluzo.laya.agreement metric count the same thing.
 func recommendation(r EvalRecord, question string) string {
-	answers, _ := r.Observed["answers"].(map[string]any)
-	v, _ := answers[question].(string)
-	return v
+	raw, err := json.Marshal(r.Observed["answers"])
+	if err != nil {
+		return ""
+	}
+	return telemetry.RecommendedAction(raw, question)
 }
 
 func printReport(w interface{ Write([]byte) (int, error) }, r EvalReport) {
@@ -136,6 +148,9 @@ func printReport(w interface{ Write([]byte) (int, error) }, r EvalReport) {
 	fmt.Fprintf(w, "observations: %d (answered %d, failed %d, skipped %d)\n", r.Observations, r.ByStatus["answered"], r.ByStatus["failed"], r.ByStatus["skipped"])
 	fmt.Fprintf(w, "coverage: %s\n", rate(r.Coverage))
 	fmt.Fprintf(w, "unlabelled agreement with the runtime's action: %s (%d of %d; not accuracy)\n", rate(r.Agreement.Rate), r.Agreement.Matches, r.Agreement.Samples)
+	if r.NoAction > 0 {
+		fmt.Fprintf(w, "recommendations with no recorded runtime action: %d (not counted as agreement)\n", r.NoAction)
+	}
 	fmt.Fprintf(w, "labelled accuracy: %s (%d of %d labelled)\n", rate(r.Accuracy.Rate), r.Accuracy.Matches, r.Accuracy.Samples)
 	labels := make([]string, 0, len(r.Confusion))
 	for l := range r.Confusion {

@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
@@ -59,7 +60,12 @@ fluzo-store history purge).`,
 			for _, f := range plan.Files {
 				fmt.Fprintf(w, "%s %s\n", verb, f)
 			}
-			fmt.Fprintf(w, "%s %d file(s), %s from %s\n", verb, len(plan.Files), humanBytes(plan.Bytes), plan.Dir)
+			if _, err := os.Lstat(plan.Dir); os.IsNotExist(err) {
+				// Do not claim to have purged a directory that never existed.
+				fmt.Fprintf(w, "no local telemetry archive at %s: nothing to purge\n", plan.Dir)
+			} else {
+				fmt.Fprintf(w, "%s %d file(s), %s from %s\n", verb, len(plan.Files), humanBytes(plan.Bytes), plan.Dir)
+			}
 			fmt.Fprintf(w, "note: %s\n", plan.Remote)
 			return nil
 		},

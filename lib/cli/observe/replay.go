@@ -163,7 +163,11 @@ func stepOf(ev core.Event) Step {
 	case core.EvProviderResponse:
 		s.Actor, s.Action, s.Outcome = "provider", "respond "+str("model"), joinNonEmpty(str("to"), usage(d))
 	case core.EvMessage:
-		s.Actor, s.Action = roleActor(str("role")), "message ("+str("bytes")+" bytes)"
+		// The content itself is not replayed (it may be sensitive): its size is.
+		s.Actor, s.Action = roleActor(str("role")), fmt.Sprintf("message (%d bytes)", len(str("content")))
+		if n := str("tool_calls"); n != "" && n != "0" {
+			s.Outcome = n + " tool call(s)"
+		}
 	case core.EvVerification:
 		s.Actor, s.Action, s.Outcome = "verifier", "verify", joinNonEmpty(firstOf(str("verification"), str("outcome")), str("reason"))
 	case core.EvCompaction:

@@ -84,11 +84,7 @@ finish; then the server stops the process groups it owns (SIGTERM, grace,
 SIGKILL), writes every outstanding result, and exits 0.`,
 		Flags: serverFlags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
-			opts, err := options(c)
-			if err != nil {
-				return err
-			}
-			s, err := tools.NewServer(opts)
+			s, err := newServer(c)
 			if err != nil {
 				return err
 			}
@@ -96,6 +92,15 @@ SIGKILL), writes every outstanding result, and exits 0.`,
 			return s.Serve(ctx, os.Stdin, c.Root().Writer)
 		},
 	}
+}
+
+// newServer builds the tool server the flags describe.
+func newServer(c *cli.Command) (*tools.Server, error) {
+	opts, err := options(c)
+	if err != nil {
+		return nil, err
+	}
+	return tools.NewServer(opts)
 }
 
 func callCommand() *cli.Command {
@@ -112,11 +117,7 @@ A process that ran and exited non-zero is a successful call: read exit_code.`,
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "call needs exactly one TOOL argument (one of %s)", strings.Join(tools.Names(), ", "))
 			}
-			opts, err := options(c)
-			if err != nil {
-				return err
-			}
-			s, err := tools.NewServer(opts)
+			s, err := newServer(c)
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,7 @@ complete -c fluzo-admit -f
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
-complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l workspace -s C -r -d 'workspace root DIR whose .fluzo and .fluzodrive are used'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l workspace -s C -r -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l config -r -d 'use FILE instead of the workspace\'s .fluzo'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l set -r -d 'override a setting for this invocation, as KEY=VALUE (repeatable)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/check\'' -l grants -r -d 'read task grants from FILE, one spec per line (prefix "once " for one-time grants, # comments)'

@@ -1,0 +1,99 @@
+package agent
+
+// portProtocolDoc is the PORT PROTOCOL man section: the contract of
+// 'fluzo-agent serve' that a front end (TUI, editor) programs against.
+const portProtocolDoc = `fluzo-agent serve reads one JSON command per line on stdin. Every command
+carries "v":1, an "id" of the client's choosing and "cmd"; unknown fields and
+unknown commands are rejected. Each command is answered by exactly one line:
+
+  {"v":1,"type":"ack","re":"<id>","data":{...}}
+  {"v":1,"type":"error","re":"<id>","error":{"code":"...","message":"...","hint":"...","details":{...}}}
+
+An ack means accepted, not done: outcomes follow as events and, for start_task
+and resume, one result record (see RESULT RECORD). Other output lines are
+events, committed to the store before they are written,
+
+  {"v":1,"id":"evt_...","seq":12,"ts":"...","type":"permission.requested",
+   "session":"ses_...","task":"tsk_...","attempt":"att_...","operation":"op_...",
+   "trace":"...","data":{...}}
+
+whose seq counts per session without gaps, and live updates such as
+{"v":1,"type":"live.delta",...}, which are not stored, have no seq and may be
+lost. One task runs at a time; on end of input the running task finishes and
+serve exits 0.
+
+Task commands (ack data after the arrow):
+
+  start_task  request, [verify], [allow: ["exec:cargo test", ...]]
+              -> {"state":"starting"}; workspace_busy while a task runs.
+  approve     operation, [scope: "once" (default) | "task"]
+              -> {"operation","verdict":"allow","scope"[,"grant"]}. "task" stores
+              a task grant for exactly that operation and returns its id.
+  deny        operation -> {"operation","verdict":"deny"}
+  queue_intervention  text -> {"intervention":"msg_...","state":"queued"}
+              Delivered in queue order at the next safe boundary (before the
+              next model request), recorded as an intervention event with
+              "state":"delivered".
+  edit_intervention   intervention, text -> {"intervention","state":"queued"}
+              Editable until delivered; then invalid_request. Unknown ids are
+              not_found.
+  set_yolo    on -> {"yolo":true|false,"scope":"session"}. Audited as a yolo
+              event ({"on","scope"}) under the running task, or without a
+              session when idle. Applies to the running task and later tasks
+              of this serve process; never stored as a setting and never
+              restored by resume.
+  cancel      task -> {"task","state":"stopping"}; not_found unless it is the
+              running task. Pending approvals become stale.
+  force_stop  task, yes -> {"task","state":"stopping","forced":true}. Without
+              "yes":true: confirmation_required, nothing is signalled.
+  resume      task, [allow] -> {"state":"starting"}; invalid_request unless the
+              task is blocked, interrupted or failed. Grants and YOLO of earlier
+              attempts are not restored; unknown operations are not replayed.
+  revoke_grant grant -> {"grant","state":"revoked"} and a grant.revoked event;
+              the next operation the grant matched asks again. invalid_request
+              when the grant is no longer issued, not_found when unknown.
+
+Approvals and staleness: the operation id is the version of an approval
+request. Each permission.requested event names a new operation, and only the
+operation waiting now can be answered, once; an answer naming any other
+(already answered, earlier, or unknown) is invalid_request "stale approval".
+
+Queries (read-only):
+
+  status      -> {"root","pid","state"[,"task","attempt","session","running_for"]}
+  tasks       -> {"tasks":[task, ...]}
+  task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"}
+  events      [session], [task], [type], [after], [after_seq], [limit]
+              -> {"events":[...],"next":N,"more":bool}. Pages are bounded:
+              limit defaults to 1000 and is capped at 10000. after is the
+              "next" of the previous page (0: from the start); after_seq keeps
+              events of session whose seq is greater (needs session).
+  diff        task -> {"task","live":true,"diff"} while the task runs (computed
+              now against its baseline, without attribution), otherwise
+              {"task","live":false,"attempt","diff"} from the diff.summary
+              event recorded when its last attempt ended; not_found when no
+              attempt ended. diff is the result's diff_summary: pre_existing
+              paths and changed paths with pre_existing, kind and uncertain.
+  settings    -> {"settings":[{"key","value","source",...}]}, with provenance
+  capacity    -> {"pools":[...]}, this process's admission state
+  subscribe   [after], [limit] -> {"tasks","running","cursor","seqs":{"ses_...":N}
+              [,"events","next","more"]}
+
+Subscription and resync: after subscribe, every event committed later is
+written as a line. Live events are not held back while the snapshot is taken:
+keep every event whose seq is above the snapshot's seq for its session (one
+may arrive just before the ack) and drop the others. Lines of one session
+normally arrive in seq order, but two writers committing together may swap
+neighbours, and a client may lose lines. Keep the last seq held per session;
+when a line's seq is more than one above it, send
+
+  {"v":1,"id":"r1","cmd":"events","session":"ses_...","after_seq":<last held>}
+
+and follow "next" (as "after") until "more" is false, dropping seqs already
+held; or subscribe again with "after" set to a cursor. The store is the
+record: fluzo-store events shows the same events with the same seqs.
+
+Error codes: invalid_request (malformed line, unknown field or command,
+missing argument, stale approval, a task that cannot be resumed),
+not_found, workspace_busy, confirmation_required, storage_error; a task's
+own failures arrive in its result.`
