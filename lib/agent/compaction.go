@@ -26,6 +26,7 @@ const (
 	ReasonCompactionProviderError   = "compaction_provider_error"
 	ReasonCompactionBudget          = "compaction_budget_exhausted"
 	ReasonCompactionPersistence     = "compaction_persistence_failed"
+	ReasonCompactionCancelled       = "compaction_cancelled"
 )
 
 // ContextLimits describe the effective context window of the model.

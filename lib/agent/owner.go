@@ -154,6 +154,11 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 }
 
 func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.Context, *Runner) Result) Result {
+	if err := w.admitStorage(ctx); err != nil {
+		fe := core.AsError(err)
+		reason, _ := fe.Details["reason"].(string)
+		return Result{V: core.WireVersion, Type: "result", Status: string(fe.Code), Reason: reason, Error: fe}
+	}
 	r, cleanup, err := w.runner(ctx, t)
 	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}

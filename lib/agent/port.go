@@ -202,6 +202,10 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	if a.Scope == "task" {
 		id, err := p.grantForTask(ctx, pa.op)
 		if err != nil {
+			// Still waiting: the client may answer again.
+			p.mu.Lock()
+			pa.answered = false
+			p.mu.Unlock()
 			return nil, err
 		}
 		d.GrantID, ack["grant"] = id, id

@@ -188,8 +188,10 @@ func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 func (p *Port) resume(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
-		Task  string   `json:"task"`
-		Allow []string `json:"allow,omitempty"`
+		Task     string   `json:"task"`
+		Allow    []string `json:"allow,omitempty"`
+		Verify   string   `json:"verify,omitempty"`
+		NoVerify bool     `json:"no_verify,omitempty"`
 	}
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -205,7 +207,7 @@ func (p *Port) resume(ctx context.Context, raw []byte) (any, error) {
 			WithHint(`send start_task for new work`).With("task", a.Task)
 	}
 	return p.launch(func(opts TaskOptions) Result {
-		opts.Allow = a.Allow
+		opts.Allow, opts.Verify, opts.NoVerify = a.Allow, a.Verify, a.NoVerify
 		return p.Owner.Resume(context.WithoutCancel(ctx), a.Task, opts)
 	})
 }

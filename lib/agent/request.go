@@ -105,8 +105,8 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 		if errors.As(err, &s) && s.status == core.CodeBudgetExhausted {
 			return a.compactionBlocked(ctx, plan, ReasonCompactionBudget, err)
 		}
-		if errors.As(err, &s) && s.status == core.CodeCancelled {
-			return err
+		if ctx.Err() != nil || (errors.As(err, &s) && s.status == core.CodeCancelled) {
+			return a.compactionCancelled(ctx, plan, err)
 		}
 		return a.compactionBlocked(ctx, plan, ReasonCompactionProviderError, err)
 	}
@@ -122,7 +122,9 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	next := ApplyCompaction(a.msgs, plan, summary, art)
 	after := EstimateAll(next, len(a.Tools.Schemas()))
 	if after > plan.Trigger {
-		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, nil)
+		err := core.Errorf(core.CodeFailed, "the context is still over its threshold after compaction (about %d tokens, threshold %d); the history was left as it was", after, plan.Trigger).
+			WithHint("raise the model's context_window, lower context.overhead_tokens or the output reserve, or narrow the task")
+		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, err)
 	}
 	// The artifact is durable and the compaction recorded before the
 	// context pointer moves.
@@ -137,6 +139,14 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 func (a *run) compactionBlocked(ctx context.Context, plan CompactionPlan, reason string, err error) error {
 	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "blocked", "reason": reason, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
 	return stopWith("blocked", reason, err)
+}
+
+// compactionCancelled ends a task cancelled while its compaction request
+// was in flight: the context is left as it was and the compaction is
+// recorded as cancelled, with its own reason.
+func (a *run) compactionCancelled(ctx context.Context, plan CompactionPlan, err error) error {
+	a.record(context.WithoutCancel(ctx), core.EvCompaction, map[string]any{"outcome": "cancelled", "reason": ReasonCompactionCancelled, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
+	return stopWith(core.CodeCancelled, ReasonCompactionCancelled, err)
 }
 
 func reasonOf(err error, fallback string) string {

@@ -125,16 +125,7 @@ func (s *Server) killPID(in Incoming) Reply {
 	if in.PID <= 1 {
 		return errReply(in.ID, notOwned(in.PID))
 	}
-	s.mu.Lock()
-	var owner *proc.Process
-	var target string
-	for id, p := range s.running {
-		if p.Owns(in.PID) {
-			owner, target = p, id
-			break
-		}
-	}
-	s.mu.Unlock()
+	owner, target := s.ownerOf(in.PID)
 	if owner == nil {
 		return errReply(in.ID, notOwned(in.PID))
 	}
@@ -160,4 +151,37 @@ func notRunning(target string) error {
 func notOwned(pid int) error {
 	return core.Errorf(CodeNotOwned, "process %d does not belong to a process group this fluzo-tool started", pid).
 		WithHint("only processes started by this server can be killed through it")
+}
+
+// startWait bounds how long a pid kill waits for processes that are still
+// being started: a child can run (and report its pid) before the server
+// has recorded it, and refusing that kill would be a spurious not_owned.
+const startWait = 2 * time.Second
+
+// ownerOf returns the running request whose process group owns pid. While
+// some request is starting its process, it waits (bounded) for the
+// registration before concluding that pid is not owned.
+func (s *Server) ownerOf(pid int) (*proc.Process, string) {
+	deadline := time.Now().Add(startWait)
+	for {
+		s.mu.Lock()
+		for id, p := range s.running {
+			if p.Owns(pid) {
+				s.mu.Unlock()
+				return p, id
+			}
+		}
+		starting := false
+		for id := range s.active {
+			if s.running[id] == nil {
+				starting = true
+				break
+			}
+		}
+		s.mu.Unlock()
+		if !starting || time.Now().After(deadline) {
+			return nil, ""
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -118,11 +118,13 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		}
 	}()
 	var err error
+	n := 0
 loop:
 	for {
 		select {
 		case line := <-lines:
-			s.dispatch(ctx, line)
+			n++
+			s.dispatch(ctx, n, line)
 		case e := <-readErr:
 			if !errors.Is(e, io.EOF) {
 				err = core.Wrap(e, core.CodeFailed, "reading requests failed")
@@ -159,14 +161,21 @@ func (s *Server) write(r Reply) {
 	s.out.Encode(r)
 }
 
-func (s *Server) dispatch(ctx context.Context, line []byte) {
+func (s *Server) dispatch(ctx context.Context, n int, line []byte) {
 	if string(line) == "\x00toolong" {
-		s.write(errReply("", core.Errorf(core.CodeInvalidRequest, "a request line exceeds %d bytes", MaxLine).WithHint("send smaller writes")))
+		s.write(errReply("", core.Errorf(core.CodeInvalidRequest, "request line %d exceeds %d bytes", n, MaxLine).WithHint("send smaller writes").With("line", n)))
 		return
 	}
 	var in Incoming
 	if err := core.DecodeStrict(line, &in); err != nil {
-		s.write(errReply("", err))
+		// Answer with the request's id when it can be read at all, and
+		// name the line so a caller without one can find its mistake.
+		var loose struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal(line, &loose)
+		fe := core.AsError(err)
+		s.write(errReply(loose.ID, core.Errorf(fe.Code, "request line %d: %s", n, fe.Message).WithHint("%s", fe.Hint).With("line", n)))
 		return
 	}
 	if in.V != core.WireVersion || in.ID == "" {

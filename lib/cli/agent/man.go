@@ -40,7 +40,19 @@ fields are rejected. force_stop without "yes":true is confirmation_required.`},
 recorded as running become interrupted, operations with an intent but no
 outcome become unknown, and their tasks blocked. Nothing is executed and no
 provider is contacted. resume is explicit and never replays an operation
-whose outcome is unknown.`},
+whose outcome is unknown. It refuses a workspace whose identity, branch or
+revision changed, and revalidates the files earlier attempts viewed or wrote:
+those whose content changed since are listed in a resume.revalidation event
+and the model is told to view them again (the edit tools refuse their old
+versions). A verification waiver carries over; --verify or --no-verify given
+to resume replaces the task's contract.
+
+Compaction failures block the task with their own reason:
+compaction_provider_error, compaction_invalid_summary,
+compaction_still_too_large, compaction_budget_exhausted,
+compaction_persistence_failed or compaction_nothing_eligible; a cancel while
+the compaction request is in flight ends the task cancelled with reason
+compaction_cancelled. The context is never switched on failure.`},
 		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_intent_commit or
 FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
 boundary (recovery tests only; ignored without the test profile).

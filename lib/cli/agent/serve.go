@@ -16,6 +16,7 @@ func serveCommand() *cli.Command {
 events, live updates and results as JSON lines on stdout. Commands:
 
   {"v":1,"id":"1","cmd":"start_task","request":"...","verify":"cargo test","allow":["exec:cargo test"]}
+                                          (or "no_verify":true to waive verification)
   {"v":1,"id":"2","cmd":"approve","operation":"op_...","scope":"once"}   (or "task")
   {"v":1,"id":"3","cmd":"deny","operation":"op_..."}
   {"v":1,"id":"4","cmd":"queue_intervention","text":"..."}

@@ -24,8 +24,11 @@ serve exits 0.
 
 Task commands (ack data after the arrow):
 
-  start_task  request, [verify], [allow: ["exec:cargo test", ...]]
+  start_task  request, [verify], [no_verify], [allow: ["exec:cargo test", ...]]
               -> {"state":"starting"}; workspace_busy while a task runs.
+              Without a verification command (verify, harness.verify_command
+              or one quoted in the request) or "no_verify":true the task fails
+              at once with reason verification_not_configured.
   approve     operation, [scope: "once" (default) | "task"]
               -> {"operation","verdict":"allow","scope"[,"grant"]}. "task" stores
               a task grant for exactly that operation and returns its id.
@@ -46,7 +49,7 @@ Task commands (ack data after the arrow):
               running task. Pending approvals become stale.
   force_stop  task, yes -> {"task","state":"stopping","forced":true}. Without
               "yes":true: confirmation_required, nothing is signalled.
-  resume      task, [allow] -> {"state":"starting"}; invalid_request unless the
+  resume      task, [allow], [verify], [no_verify] -> {"state":"starting"}; invalid_request unless the
               task is blocked, interrupted or failed. Grants and YOLO of earlier
               attempts are not restored; unknown operations are not replayed.
   revoke_grant grant -> {"grant","state":"revoked"} and a grant.revoked event;

@@ -78,7 +78,7 @@ func unknownSubcommand(ctx context.Context, c *cli.Command) error {
 }
 
 func usageError(c *cli.Command, err error) error {
-	return core.Wrap(err, core.CodeUsage, err.Error()).
+	return core.Wrap(err, core.CodeUsage, friendlyFlagError(err.Error())).
 		WithHint("see '%s --help'", c.FullName())
 }
 

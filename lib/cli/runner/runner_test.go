@@ -57,3 +57,16 @@ func TestUsageErrorsExit2(t *testing.T) {
 		t.Fatalf("unknown subcommand: code %d stderr %q", code, stderr)
 	}
 }
+
+func TestBadFlagValuesSayWhatIsExpected(t *testing.T) {
+	code, _, stderr := run("flags", "--n", "notanumber")
+	if code != 2 || !strings.Contains(stderr, `invalid value "notanumber" for -n: expected a whole number`) || strings.Contains(stderr, "strconv") {
+		t.Fatalf("bad int value: code %d stderr %q", code, stderr)
+	}
+	if got := friendlyFlagError(`invalid value "x" for flag -timeout: time: invalid duration "x"`); got != `invalid value "x" for --timeout: expected a duration such as 30s, 5m or 1h` {
+		t.Fatalf("duration: %q", got)
+	}
+	if got := friendlyFlagError("flag needs an argument: --addr"); got != "flag needs an argument: --addr" {
+		t.Fatalf("other errors must pass unchanged: %q", got)
+	}
+}
