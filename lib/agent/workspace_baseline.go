@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 
 	"github.com/josecorral/fluzo/lib/tools/baseline"
 	"github.com/josecorral/fluzo/lib/tools/confine"
@@ -54,7 +55,36 @@ func (b *workspaceBaseline) Diff(ctx context.Context, touched []string) (json.Ra
 	if touched == nil {
 		touched = []string{}
 	}
-	return json.Marshal(baseline.Compare(b.before, after, touched))
+	return json.Marshal(relabelChanges(baseline.Compare(b.before, after, touched), after))
+}
+
+// relabelChanges replaces baseline's kind, which is relative to the
+// baseline ("new" means clean when the task began, even for a tracked file
+// the task edited), with what happened to the file: "added" (untracked or
+// newly staged), "deleted", "modified", or "reverted" (changed at baseline,
+// clean now). Whether the path already had user changes stays in
+// pre_existing.
+func relabelChanges(s *baseline.Summary, after *baseline.Snapshot) *baseline.Summary {
+	status := map[string]string{}
+	for _, e := range after.Entries {
+		status[e.Path] = e.Status
+	}
+	for i := range s.Changed {
+		c := &s.Changed[i]
+		if c.Kind == "reverted" {
+			continue
+		}
+		st := status[c.Path]
+		switch {
+		case st == "??" || strings.HasPrefix(st, "A"):
+			c.Kind = "added"
+		case strings.Contains(st, "D"):
+			c.Kind = "deleted"
+		default:
+			c.Kind = "modified"
+		}
+	}
+	return s
 }
 
 func (b *workspaceBaseline) Close() error { return b.root.Close() }

@@ -76,7 +76,8 @@ Queries (read-only):
               {"task","live":false,"attempt","diff"} from the diff.summary
               event recorded when its last attempt ended; not_found when no
               attempt ended. diff is the result's diff_summary: pre_existing
-              paths and changed paths with pre_existing, kind and uncertain.
+              paths and changed paths with pre_existing, kind (added,
+              modified, deleted or reverted) and uncertain.
   settings    -> {"settings":[{"key","value","source",...}]}, with provenance
   capacity    -> {"pools":[...]}, this process's admission state
   subscribe   [after], [limit] -> {"tasks","running","cursor","seqs":{"ses_...":N}
