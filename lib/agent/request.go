@@ -15,7 +15,8 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 	maxOut := orDefault(a.Budgets.MaxOutputTokens, DefaultMaxOutputTokens)
 	// Reserve the estimated input plus the output reserve before sending;
 	// reconcile with reported usage after.
-	resv, err := a.budget.ReserveTokens(int64(EstimateAll(msgs, len(tools)) + maxOut))
+	reserved := int64(EstimateAll(msgs, len(tools)) + maxOut)
+	resv, err := a.budget.ReserveTokens(reserved)
 	if err != nil {
 		return ModelResponse{}, a.exhausted(ctx, err)
 	}
@@ -43,9 +44,11 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			state = "completed" // it answered, with an error: nothing generated
 			slot.Complete()
 			a.budget.Release(resv)
+			a.tokens.failed(0)
 		} else {
 			slot.Uncertain()              // stays occupied until reconciled
 			a.budget.Reconcile(resv, nil) // unknown usage is charged in full
+			a.tokens.failed(reserved)
 		}
 		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"}, nil)
 		if ctx.Err() != nil {

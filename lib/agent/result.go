@@ -78,3 +78,13 @@ func (a *TokenAccount) add(r ModelResponse) {
 		a.Estimated += charged
 	}
 }
+
+// failed records a request that was sent but produced no response: its
+// usage is unknown, so it counts as a request without usage. charged is
+// what the budget kept for it (nothing when the server answered with an
+// error, the whole reservation when it may have processed the request).
+func (a *TokenAccount) failed(charged int64) {
+	a.Requests++
+	a.Unknown++
+	a.Estimated += charged
+}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -20,5 +21,21 @@ func TestTokenAccountKeepsUnknownUsageUnknown(t *testing.T) {
 	a.add(ModelResponse{Usage: Usage{Input: &in, Output: &outTok}})
 	if a.Input == nil || *a.Input != 7 || *a.Output != 3 || a.Unknown != 1 || a.Requests != 2 {
 		t.Fatalf("mixed usage summed wrong: %+v", a)
+	}
+}
+
+// A request the server refused, or one cut off mid-answer, was still sent:
+// the result counts it as a request without usage, never as no request.
+func TestFailedRequestsCountWithUnknownUsage(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"cut","models":["sim"],"steps":[
+ {"id":"cut","match":{"messages":2},"respond":{"tool_calls":[{"name":"exec","arguments":{"argv":["true"]}}],
+  "fragment":{"size":4},"fault":"disconnect","fault_after":3}}]}`)
+	res := h.runner.Run(context.Background(), TaskStart{Request: "x", Verify: "true"})
+	if res.Status != "provider_error" {
+		t.Fatalf("status %s: %+v", res.Status, res)
+	}
+	u := res.Usage
+	if u.Requests != 1 || u.Unknown != 1 || u.Input != nil || u.Output != nil || u.Estimated <= 0 {
+		t.Fatalf("a cut-off request is accounted as %+v", u)
 	}
 }
