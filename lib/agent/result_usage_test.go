@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 // Invariant 12: unknown usage is shown as unknown, never as zero.
@@ -26,9 +28,10 @@ func TestTokenAccountKeepsUnknownUsageUnknown(t *testing.T) {
 
 // A request the server refused, or one cut off mid-answer, was still sent:
 // the result counts it as a request without usage, never as no request.
+// The tool call cut off mid-stream is incomplete: it never runs.
 func TestFailedRequestsCountWithUnknownUsage(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"cut","models":["sim"],"steps":[
- {"id":"cut","match":{"messages":2},"respond":{"tool_calls":[{"name":"exec","arguments":{"argv":["true"]}}],
+ {"id":"cut","match":{"messages":2},"respond":{"tool_calls":[{"name":"view","arguments":{"path":"a.txt"}}],
   "fragment":{"size":4},"fault":"disconnect","fault_after":3}}]}`)
 	res := h.runner.Run(context.Background(), TaskStart{Request: "x", Verify: "true"})
 	if res.Status != "provider_error" {
@@ -37,5 +40,8 @@ func TestFailedRequestsCountWithUnknownUsage(t *testing.T) {
 	u := res.Usage
 	if u.Requests != 1 || u.Unknown != 1 || u.Input != nil || u.Output != nil || u.Estimated <= 0 {
 		t.Fatalf("a cut-off request is accounted as %+v", u)
+	}
+	if n := h.count(core.EvOperationIntent); n != 0 || res.ToolCalls != 0 {
+		t.Fatalf("an incomplete tool call ran: %d intents, %d tool calls", n, res.ToolCalls)
 	}
 }
