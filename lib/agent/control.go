@@ -161,11 +161,16 @@ func DialControl(ctx context.Context, root string, cmd map[string]any) (json.Raw
 	if _, ok := cmd["id"]; !ok {
 		cmd["id"] = "c1"
 	}
-	if err := json.NewEncoder(conn).Encode(cmd); err != nil {
-		return nil, core.Wrap(err, core.CodeFailed, "cannot send the control command")
-	}
 	sc := bufio.NewScanner(conn)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	if err := json.NewEncoder(conn).Encode(cmd); err != nil {
+		// An owner that refuses the connection (another user's peer)
+		// answers and closes without reading: its answer is still there.
+		if sc.Scan() {
+			return append(json.RawMessage{}, sc.Bytes()...), nil
+		}
+		return nil, core.Wrap(err, core.CodeFailed, "cannot send the control command")
+	}
 	if !sc.Scan() {
 		return nil, core.Errorf(core.CodeFailed, "the owner closed the control connection without answering").WithHint("check that fluzo-agent is still running")
 	}
