@@ -230,7 +230,22 @@ func (j *StoreJournal) Finish(ctx context.Context, refs Refs, task core.TaskStat
 			return err
 		}
 		_, ev, err = tx.SetTaskState(refs.Task, task, reason)
-		return add(ev, err)
+		if err := add(ev, err); err != nil {
+			return err
+		}
+		// A terminal state also expires the task's grants in this
+		// transaction; their grant.expired events are durable events
+		// like any other and reach the stream too.
+		page, err := tx.Events(tx.Ctx(), store.EventQuery{Session: refs.Session, AfterSeq: ev.Seq})
+		if err != nil {
+			return err
+		}
+		for _, later := range page.Events {
+			if err := add(later, nil); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
