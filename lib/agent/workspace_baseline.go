@@ -59,8 +59,8 @@ func (b *workspaceBaseline) Diff(ctx context.Context, touched []string) (json.Ra
 }
 
 // relabelChanges replaces baseline's kind, which is relative to the
-// baseline ("new" means clean when the task began, even for a tracked file
-// the task edited), with what happened to the file: "added" (untracked or
+// baseline ("changed" means clean when the task began, whether the task
+// created, edited or deleted the file), with what happened to the file: "added" (untracked or
 // newly staged), "deleted", "modified", or "reverted" (changed at baseline,
 // clean now). Whether the path already had user changes stays in
 // pre_existing.

@@ -137,7 +137,7 @@ func TestBaselineSeparatesPreExistingChanges(t *testing.T) {
 	want := map[string]struct {
 		kind     string
 		pre, unc bool
-	}{"edit.txt": {"modified", true, false}, "new.txt": {"new", false, false}, "revert.txt": {"reverted", true, true}, "keep.txt": {"new", false, true}}
+	}{"edit.txt": {"modified", true, false}, "new.txt": {"changed", false, false}, "revert.txt": {"reverted", true, true}, "keep.txt": {"changed", false, true}}
 	for p, w := range want {
 		ch, ok := got[p]
 		if !ok || ch.Kind != w.kind || ch.PreExisting != w.pre || ch.Uncertain != w.unc {

@@ -34,9 +34,9 @@ func generated() map[string]string {
 			}
 		}
 		files["man/man1/"+b.Name+".1"] = clidoc.Man(clidoc.Page{Cmd: cmd, Version: core.Version, Sections: sections, SeeAlso: see})
-		files["share/completions/bash/"+b.Name] = clidoc.Bash(cmd)
-		files["share/completions/zsh/_"+b.Name] = clidoc.Zsh(cmd)
-		files["share/completions/fish/"+b.Name+".fish"] = clidoc.Fish(cmd)
+		files["share/completions/"+b.Name+".bash"] = clidoc.Bash(cmd)
+		files["share/completions/_"+b.Name] = clidoc.Zsh(cmd)
+		files["share/completions/"+b.Name+".fish"] = clidoc.Fish(cmd)
 	}
 	return files
 }
@@ -109,9 +109,9 @@ func TestOtherShellsParse(t *testing.T) {
 	for rel, content := range generated() {
 		var shell string
 		switch {
-		case strings.Contains(rel, "/zsh/"):
+		case strings.Contains(rel, "/_"):
 			shell = "zsh"
-		case strings.Contains(rel, "/fish/"):
+		case strings.HasSuffix(rel, ".fish"):
 			shell = "fish"
 		default:
 			continue

@@ -40,7 +40,7 @@ func diffCommand() *cli.Command {
 		Usage: "compare the workspace with a baseline, separating pre-existing changes",
 		Description: `Captures the current state and prints one {"v":1,"type":"diff_summary",...} record:
 paths already changed at the baseline and untouched since (pre_existing), and
-every path changed since, with kind new, modified or reverted. With --touched,
+every path changed since, with kind changed (clean at the baseline), modified (changed before and again) or reverted. With --touched,
 changes to paths not listed are marked uncertain: something other than the
 task's file tools changed them.`,
 		Flags: []cli.Flag{

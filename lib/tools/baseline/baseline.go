@@ -82,7 +82,7 @@ func fingerprint(root *confine.Root, p string) string {
 // Change is a path whose state differs from the baseline.
 type Change struct {
 	Path string `json:"path"`
-	// Kind is "new" (clean at baseline), "modified" (already changed at
+	// Kind is "changed" (clean at baseline), "modified" (already changed at
 	// baseline and changed again) or "reverted" (changed at baseline,
 	// clean now).
 	Kind        string `json:"kind"`
@@ -138,7 +138,7 @@ func Compare(before, after *Snapshot, touched []string) *Summary {
 		c := Change{Path: p, PreExisting: inB, Before: "clean", After: "clean"}
 		switch {
 		case !inB:
-			c.Kind, c.After = "new", ea.Fingerprint
+			c.Kind, c.After = "changed", ea.Fingerprint
 		case !inA:
 			c.Kind, c.Before = "reverted", eb.Fingerprint
 		default:
