@@ -12,15 +12,19 @@ import (
 
 func init() { register("stream-has-store-events", streamHasStoreEvents) }
 
-// stream-has-store-events FILE checks that every event the store of the
-// current workspace holds appears, by id, among the JSON lines of FILE (a
-// run's --json output): every durable event reaches the stream.
+// stream-has-store-events FILE... checks that every event the store of
+// the current workspace holds appears, by id, among the JSON lines of the
+// FILEs (runs' --json output): every durable event reaches a stream.
 func streamHasStoreEvents(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: stream-has-store-events FILE")
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: stream-has-store-events FILE...")
 	}
 	streamed := map[string]bool{}
-	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+	var lines []string
+	for _, f := range args {
+		lines = append(lines, strings.Split(ts.ReadFile(f), "\n")...)
+	}
+	for _, line := range lines {
 		var rec struct {
 			ID string `json:"id"`
 		}

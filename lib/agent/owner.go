@@ -85,6 +85,11 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		w.Close()
 		return nil, err
 	}
+	if w.Recovery.Changed() {
+		for _, ev := range recoveredEvents(ctx, st, w.Recovery) {
+			w.send(ev)
+		}
+	}
 	if err := w.startTelemetry(ctx, ws, o.Telemetry); err != nil {
 		w.Close()
 		return nil, err
