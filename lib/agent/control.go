@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -55,6 +56,9 @@ func ListenControl(root string, handlers map[string]ControlHandler) (*ControlSer
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot create the control socket directory").WithHint("check XDG_RUNTIME_DIR")
 	}
+	if err := checkPrivateDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
 	os.Remove(path)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -65,6 +69,23 @@ func ListenControl(root string, handlers map[string]ControlHandler) (*ControlSer
 	s.wg.Add(1)
 	go s.serve()
 	return s, nil
+}
+
+// checkPrivateDir refuses a socket directory another user could control:
+// under a shared temporary directory a name like fluzo-UID can be created
+// first by anyone (a symlink, or a directory they own or can write), and
+// whoever controls it can replace the socket.
+func checkPrivateDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return core.Wrap(err, core.CodeFailed, "cannot inspect the control socket directory "+dir)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+		return core.Errorf(core.CodePermissionDenied, "the control socket directory %s is not a private directory of this user (%s)", dir, fi.Mode()).
+			WithHint("remove it, or set XDG_RUNTIME_DIR to a private directory")
+	}
+	return nil
 }
 
 // Close stops serving and removes the socket.

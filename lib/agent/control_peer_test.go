@@ -63,3 +63,38 @@ func TestControlSocketRefusesAnotherUser(t *testing.T) {
 		t.Fatalf("owner refused: %s %v", ans, err)
 	}
 }
+
+// Without XDG_RUNTIME_DIR the socket lives under the shared temporary
+// directory, where anyone can create the fluzo-UID name first. A symlink
+// or a directory others can write is refused, never listened in.
+func TestControlSocketDirectoryMustBePrivate(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	root := t.TempDir()
+	dir := filepath.Dir(SocketPath(root))
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ListenControl(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
+		t.Fatalf("a symlinked socket directory was accepted: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Fatalf("the socket was created through the symlink: %v", entries)
+	}
+	os.Remove(dir)
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	if _, err := ListenControl(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
+		t.Fatalf("a world-writable socket directory was accepted: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	srv, err := ListenControl(root, nil)
+	if err != nil {
+		t.Fatalf("a private directory was refused: %v", err)
+	}
+	srv.Close()
+}
