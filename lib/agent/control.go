@@ -178,6 +178,14 @@ func DialControl(ctx context.Context, root string, cmd map[string]any) (json.Raw
 			WithHint("start one with 'fluzo-agent run' or 'fluzo-agent serve' in that workspace")
 	}
 	defer conn.Close()
+	// The listener must be our own user's fluzo-agent: a socket planted by
+	// someone else would receive our commands and could forge answers.
+	if uc, ok := conn.(*net.UnixConn); ok {
+		if err := checkPeer(uc); err != nil {
+			return nil, core.Errorf(core.CodePermissionDenied, "the control socket %s is served by another user's process; nothing was sent", path).
+				WithHint("remove that socket or set XDG_RUNTIME_DIR to a private directory")
+		}
+	}
 	cmd["v"] = core.WireVersion
 	if _, ok := cmd["id"]; !ok {
 		cmd["id"] = "c1"
