@@ -16,6 +16,24 @@ func workspaceFlag() cli.Flag {
 	return &cli.StringFlag{Name: "workspace", Aliases: []string{"C"}, Usage: "workspace `DIR` (default: the current directory's git working tree)"}
 }
 
+// configFlag and setFlag select the configuration the same way in every
+// command that opens the workspace owner.
+func configFlag() cli.Flag {
+	return &cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"}
+}
+
+func setFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"}
+}
+
+// verifyConflict refuses --verify together with --no-verify.
+func verifyConflict(c *cli.Command) error {
+	if c.Bool("no-verify") && c.String("verify") != "" {
+		return runner.Usage(c, "--verify and --no-verify contradict each other; give one")
+	}
+	return nil
+}
+
 // workspaceRoot resolves --workspace (or the current directory) to the
 // git top level, the identity control sockets are keyed by.
 func workspaceRoot(ctx context.Context, c *cli.Command) (string, error) {

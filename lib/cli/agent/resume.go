@@ -24,8 +24,7 @@ like a new call. Grants and YOLO of earlier attempts are not restored; pass
 --allow and --yolo again if needed.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
-			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
+			configFlag(), setFlag(),
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: the task's)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly for this task (recorded); default: the task's command or earlier waiver"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC` for this attempt (repeatable)"},
@@ -40,8 +39,8 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 	if c.Args().Len() != 1 {
 		return runner.Usage(c, "resume needs exactly one TASK id")
 	}
-	if c.Bool("no-verify") && c.String("verify") != "" {
-		return runner.Usage(c, "--verify and --no-verify contradict each other; give one")
+	if err := verifyConflict(c); err != nil {
+		return err
 	}
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
 	owner, err := openOwner(ctx, c, p)

@@ -28,8 +28,7 @@ always a {"type":"result",...} record.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
 			workspaceFlag(),
-			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
-			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
+			configFlag(), setFlag(),
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: harness.verify_command, then a test command quoted in the task)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC`, e.g. 'exec:cargo test' (repeatable)"},
@@ -42,8 +41,8 @@ always a {"type":"result",...} record.`,
 }
 
 func runAction(ctx context.Context, c *cli.Command) error {
-	if c.Bool("no-verify") && c.String("verify") != "" {
-		return runner.Usage(c, "--verify and --no-verify contradict each other; give one")
+	if err := verifyConflict(c); err != nil {
+		return err
 	}
 	if c.Int("max-turns") < 0 {
 		return runner.Usage(c, "--max-turns must be a positive number")

@@ -40,8 +40,7 @@ finishes and serve exits. PORT PROTOCOL in fluzo-agent(1) has every field,
 answer and error.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			&cli.StringFlag{Name: "config", Usage: "use configuration `FILE` instead of <workspace>/.fluzo"},
-			&cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"},
+			configFlag(), setFlag(),
 		},
 		Action: serveAction,
 	}
