@@ -9,10 +9,9 @@ type paint struct {
 	named tcell.Color
 }
 
-func rgb(r, g, b uint8) paint       { return paint{rgb: RGB{r, g, b}} }
-func named(c tcell.Color) paint     { return paint{named: c} }
-func (p paint) isNamed() bool       { return p.named != tcell.ColorDefault }
-func (p paint) sameAs(q paint) bool { return p == q }
+func rgb(r, g, b uint8) paint   { return paint{rgb: RGB{r, g, b}} }
+func named(c tcell.Color) paint { return paint{named: c} }
+func (p paint) isNamed() bool   { return p.named != tcell.ColorDefault }
 
 func (p paint) colour(d Depth) tcell.Color {
 	if p.isNamed() {
@@ -31,7 +30,7 @@ func (s tokenSpec) style(d Depth) tcell.Style {
 	fg, bg := s.fg.colour(d), s.bg.colour(d)
 	// The reference's rule 3: two distinct colours that collapse to one
 	// named colour would hide the text.
-	if d == Color16 && !s.fg.sameAs(s.bg) && fg == bg {
+	if d == Color16 && s.fg != s.bg && fg == bg {
 		fg = ANSIBlack
 		if bg == ANSIBlack {
 			fg = ANSIDarkGray
