@@ -1,10 +1,6 @@
 package observe
 
-import (
-	"encoding/json"
-
-	"github.com/josecorral/fluzo/lib/core"
-)
+import "github.com/josecorral/fluzo/lib/core"
 
 // What a Failure is about.
 const (
@@ -18,11 +14,11 @@ const (
 // (none for the task itself), the tool of an operation, its state and the
 // recorded reason (the rule of a denial).
 type Failure struct {
-	Subject string
-	ID      string
-	Tool    string
-	State   string
-	Reason  string
+	Subject string `json:"subject"`
+	ID      string `json:"id,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	State   string `json:"state"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // String is the failure as one sentence.
@@ -44,9 +40,6 @@ func (f Failure) String() string {
 	}
 	return f.Subject + " " + f.ID + " " + f.State
 }
-
-// MarshalJSON keeps the observe.diag wire shape: a failure is a sentence.
-func (f Failure) MarshalJSON() ([]byte, error) { return json.Marshal(f.String()) }
 
 func reasonSuffix(r string) string {
 	if r == "" {

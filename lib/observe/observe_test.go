@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,9 +146,13 @@ func TestDiagnoseReturnsTypedFailuresAndUnknownUsage(t *testing.T) {
 	if len(d.Observations) != 1 || strings.Contains(string(d.Observations[0].Data), "RAW") {
 		t.Fatalf("observations %+v", d.Observations)
 	}
+	denied := Failure{Subject: FailedOperation, ID: d.Attempts[0].Operations[1].ID, Tool: "run_command", State: "denied", Reason: "protected_path"}
+	if !slices.Contains(d.Failures, denied) || denied.String() != "operation "+denied.ID+" run_command denied (protected_path)" {
+		t.Fatalf("failures %+v", d.Failures)
+	}
 	b, _ := json.Marshal(d)
-	if !strings.Contains(string(b), `"operation `+d.Attempts[0].Operations[1].ID+` run_command denied (protected_path)"`) {
-		t.Fatalf("failures are not sentences on the wire: %s", b)
+	if !strings.Contains(string(b), `"failures":[{"subject":"attempt",`) {
+		t.Fatalf("failures are not typed on the wire: %s", b)
 	}
 	if _, err := Diagnose(context.Background(), h.s, "tsk_nosuch", DiagnoseOptions{}); core.CodeOf(err) != core.CodeNotFound {
 		t.Fatalf("missing task: %v", err)
