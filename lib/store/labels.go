@@ -188,7 +188,15 @@ func AppendEvalLabel(ws Workspace, record []byte) error {
 	if err := f.Sync(); err != nil {
 		return core.Wrap(err, core.CodeStorageError, "cannot sync "+ws.LabelsPath())
 	}
-	return unix.Fsync(dir)
+	return syncEvalDir(dir, ws)
+}
+
+// syncEvalDir makes a created or renamed label log durable in its directory.
+func syncEvalDir(dir int, ws Workspace) error {
+	if err := unix.Fsync(dir); err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot sync "+ws.EvalDirPath())
+	}
+	return nil
 }
 
 // ReadEvalLabels returns the label log's complete lines, oldest first. A
@@ -304,7 +312,7 @@ func replaceLabels(dir int, ws Workspace, data []byte) error {
 		return core.Wrap(werr, core.CodeStorageError, "cannot rewrite "+ws.LabelsPath()).
 			WithHint("check free space; the previous label log is intact")
 	}
-	return unix.Fsync(dir)
+	return syncEvalDir(dir, ws)
 }
 
 // openLabelsReadOnly opens the label log for reading; a missing log is
