@@ -179,6 +179,24 @@ func TestReplayYieldsOnlyTheTasksStepsInOrder(t *testing.T) {
 			t.Fatalf("the other task's creation leaked into the timeline: %+v", e)
 		}
 	}
+	// An event lost behind the runtime's back, even another task's, is
+	// reported as a gap in this task's timeline, never hidden.
+	ctx := context.Background()
+	if _, err := h.s.DB().ExecContext(ctx, "DELETE FROM events WHERE pos = (SELECT pos FROM events WHERE task_id = ? AND type = ?)", h.other.ID, core.EvTaskCreated); err != nil {
+		t.Fatal(err)
+	}
+	var gaps []Entry
+	if err := Replay(ctx, h.s, h.task, func(e Entry) error {
+		if e.Kind == EntryGap {
+			gaps = append(gaps, e)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != 1 || gaps[0].Actor != "store" || !strings.Contains(gaps[0].Action, "missing") {
+		t.Fatalf("gaps %+v", gaps)
+	}
 	stop := core.Errorf(core.CodeCancelled, "stop")
 	n := 0
 	if err := Replay(context.Background(), h.s, h.task, func(Entry) error { n++; return stop }); err != stop || n != 1 {
