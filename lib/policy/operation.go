@@ -41,6 +41,11 @@ type Operation struct {
 	Preexisting bool `json:"preexisting,omitempty"`
 	// Target is the network host, git remote or credential name.
 	Target string `json:"target,omitempty"`
+	// Undecodable says why the tool call's arguments could not be decoded
+	// into this operation. Its other fields are then not what the tool
+	// would run, so policy denies it whatever the grants, modes or YOLO.
+	// It is set by the runtime's tool mapping, never read from the wire.
+	Undecodable string `json:"-"`
 }
 
 // Validate checks that the operation has the fields its kind needs.
@@ -48,6 +53,10 @@ func (o Operation) Validate() error {
 	bad := func(format string, args ...any) error {
 		return core.Errorf(core.CodeInvalidRequest, format, args...).
 			WithHint("see the operation schema in fluzo-admit(1)")
+	}
+	if o.Undecodable != "" {
+		return core.Errorf(core.CodeInvalidRequest, "the arguments of this %s operation cannot be decoded: %s", o.Kind, o.Undecodable).
+			WithHint("send the arguments the tool's schema describes")
 	}
 	switch o.Kind {
 	case KindExec:

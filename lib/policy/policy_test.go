@@ -82,6 +82,8 @@ func TestPrecedenceTable(t *testing.T) {
 		{"fluzodrive invisible", def, Operation{Kind: KindRead, Path: ".fluzodrive/state.sqlite3"}, nil, true, Deny, ReasonProtectedPath},
 		{"invalid op", def, Operation{Kind: "teleport"}, nil, true, Deny, ReasonInvalid},
 		{"empty argv", def, Operation{Kind: KindExec}, nil, true, Deny, ReasonInvalid},
+		{"undecodable arguments, even allowed, granted and yolo", allowShell, Operation{Kind: KindExec, Argv: []string{"ls"}, Undecodable: "env: expected a string"},
+			[]Grant{{ID: "g", Scope: core.GrantTask, Spec: SpecFor(exec("ls"))}}, true, Deny, ReasonInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
