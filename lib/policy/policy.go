@@ -110,7 +110,7 @@ func init() { config.RegisterGrantCheck(CheckSpec) }
 
 // Evaluate decides op against the policy, the active task and one-time
 // grants, and YOLO. It is pure: consuming a once grant is the caller's
-// job (see Ledger). Precedence, strongest first:
+// job (the store records it with the operation intent). Precedence, strongest first:
 //
 //  1. invalid operation, workspace boundary, protected paths, credential
 //     access: deny, whatever the grants or YOLO;

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"math/rand"
 	"testing"
 
@@ -253,51 +252,5 @@ func TestSpecGrammar(t *testing.T) {
 	s, _ := ParseSpec("env=TOKEN=abc exec:x")
 	if got := s.Redacted(); got != "env=TOKEN=<redacted> exec:x" {
 		t.Errorf("redacted %q", got)
-	}
-}
-
-func TestLedgerLifecycleEvents(t *testing.T) {
-	l := NewLedger()
-	spec, _ := ParseSpec("env=K=secret exec:cargo test")
-	once, ev, err := l.Issue(spec, core.GrantOnce, "tsk_1", "user")
-	if err != nil || ev.Type != core.EvGrantIssued || ev.Task != "tsk_1" {
-		t.Fatalf("%+v %v", ev, err)
-	}
-	var data map[string]any
-	json.Unmarshal(ev.Data, &data)
-	if data["spec"] != "env=K=<redacted> exec:cargo test" || data["scope"] != "once" {
-		t.Errorf("event data %v", data)
-	}
-	task, _, _ := l.Issue(spec, core.GrantTask, "tsk_1", "user")
-	if _, _, err := l.Issue(spec, core.GrantStanding, "tsk_1", "user"); err == nil {
-		t.Error("standing grant issued at run time")
-	}
-	if got := l.Active("tsk_1"); len(got) != 2 {
-		t.Fatalf("active %v", got)
-	}
-	ev, err = l.Consume(once.ID, "op_1")
-	if err != nil || ev.Type != core.EvGrantConsumed || ev.Operation != "op_1" {
-		t.Fatalf("%+v %v", ev, err)
-	}
-	if _, err := l.Consume(once.ID, "op_2"); err == nil {
-		t.Error("once grant consumed twice")
-	}
-	if _, err := l.Consume(task.ID, "op_2"); err == nil {
-		t.Error("task grant consumed")
-	}
-	other, _, _ := l.Issue(spec, core.GrantTask, "tsk_2", "user")
-	evs := l.ExpireTask("tsk_1", ExpiredInterrupted)
-	if len(evs) != 1 || evs[0].Type != core.EvGrantExpired {
-		t.Fatalf("expire %+v", evs)
-	}
-	if len(l.Active("tsk_1")) != 0 || len(l.Active("tsk_2")) != 1 {
-		t.Error("expiry crossed tasks")
-	}
-	ev, err = l.Revoke(other.ID, "user")
-	if err != nil || ev.Type != core.EvGrantRevoked {
-		t.Fatal(err)
-	}
-	if d := Default().Evaluate(exec("cargo", "test"), l.Active("tsk_2"), false); d.Verdict != Ask {
-		t.Errorf("revoked grant still applies: %+v", d)
 	}
 }
