@@ -22,8 +22,6 @@ const (
 	KindCredential Kind = "credential"
 )
 
-var kinds = []Kind{KindRead, KindWrite, KindDelete, KindExec, KindShell, KindGitCommit, KindGitPush, KindNetwork, KindCredential}
-
 // Operation is one proposed action, as evaluated before dispatch. Paths
 // and Cwd are relative to the workspace root.
 type Operation struct {
