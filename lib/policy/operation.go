@@ -5,21 +5,22 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
-// Kind is the class of an operation.
-type Kind string
+// Kind is the class of an operation (see grantspec.Kind).
+type Kind = grantspec.Kind
 
 const (
-	KindRead       Kind = "read"
-	KindWrite      Kind = "write"
-	KindDelete     Kind = "delete"
-	KindExec       Kind = "exec"  // exact argv, no shell
-	KindShell      Kind = "shell" // a script run by the shell
-	KindGitCommit  Kind = "git_commit"
-	KindGitPush    Kind = "git_push"
-	KindNetwork    Kind = "network"
-	KindCredential Kind = "credential"
+	KindRead       = grantspec.KindRead
+	KindWrite      = grantspec.KindWrite
+	KindDelete     = grantspec.KindDelete
+	KindExec       = grantspec.KindExec
+	KindShell      = grantspec.KindShell
+	KindGitCommit  = grantspec.KindGitCommit
+	KindGitPush    = grantspec.KindGitPush
+	KindNetwork    = grantspec.KindNetwork
+	KindCredential = grantspec.KindCredential
 )
 
 // Operation is one proposed action, as evaluated before dispatch. Paths
@@ -74,22 +75,6 @@ func (o Operation) Validate() error {
 		return bad("unknown operation %q", o.Kind)
 	}
 	return nil
-}
-
-// cleanRel normalizes a workspace-relative path; ok is false when it is
-// absolute or escapes the root. "./a//b/../c" and "a/c" are the same path.
-func cleanRel(p string) (string, bool) {
-	if p == "" {
-		return ".", true
-	}
-	if path.IsAbs(p) {
-		return "", false
-	}
-	c := path.Clean(p)
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", false
-	}
-	return c, true
 }
 
 // protected reports which protected tree a clean path is in ("" if none).

@@ -157,11 +157,11 @@ func TestExactScopeMatching(t *testing.T) {
 	}
 	scoped := grant(t, "cwd=crates/a env=RUST_LOG=debug exec:cargo test", core.GrantTask)
 	op := Operation{Kind: KindExec, Argv: []string{"cargo", "test"}, Cwd: "./crates/a/", Env: map[string]string{"RUST_LOG": "debug"}}
-	if !scoped.Spec.Matches(op) {
+	if !specMatches(scoped.Spec, op) {
 		t.Error("qualified grant does not match its own scope")
 	}
 	op.Env = map[string]string{"RUST_LOG": "debug", "EXTRA": "1"}
-	if scoped.Spec.Matches(op) {
+	if specMatches(scoped.Spec, op) {
 		t.Error("added env override matched")
 	}
 }
@@ -169,7 +169,7 @@ func TestExactScopeMatching(t *testing.T) {
 func TestFileGrantsBindPathAndVersion(t *testing.T) {
 	g := grant(t, "write:src/a.rs@sha256:1", core.GrantOnce)
 	ok := Operation{Kind: KindWrite, Path: "./src//a.rs", Version: "sha256:1", Preexisting: true}
-	if !g.Spec.Matches(ok) {
+	if !specMatches(g.Spec, ok) {
 		t.Error("path alias of the same file not matched")
 	}
 	for _, op := range []Operation{
@@ -179,7 +179,7 @@ func TestFileGrantsBindPathAndVersion(t *testing.T) {
 		{Kind: KindDelete, Path: "src/a.rs", Version: "sha256:1"},
 		{Kind: KindWrite, Path: "src", Version: "sha256:1"},
 	} {
-		if g.Spec.Matches(op) {
+		if specMatches(g.Spec, op) {
 			t.Errorf("matched %+v", op)
 		}
 	}
@@ -201,7 +201,7 @@ func TestRandomMutationsNeverMatch(t *testing.T) {
 		}
 		spec := SpecFor(exec(base...))
 		back, err := ParseSpec(spec.String())
-		if err != nil || !back.Matches(exec(base...)) {
+		if err != nil || !specMatches(back, exec(base...)) {
 			t.Fatalf("round trip of %q via %q: %v", base, spec.String(), err)
 		}
 		mut := append([]string{}, base...)
@@ -221,36 +221,8 @@ func TestRandomMutationsNeverMatch(t *testing.T) {
 				mut[k] += "x"
 			}
 		}
-		if back.Matches(exec(mut...)) {
+		if specMatches(back, exec(mut...)) {
 			t.Fatalf("grant %q covered mutated argv %q", spec.String(), mut)
 		}
-	}
-}
-
-func TestSpecGrammar(t *testing.T) {
-	good := map[string]string{
-		"exec:cargo test":                 "exec:cargo test",
-		"exec:git commit -m 'a b'":        "exec:git commit -m 'a b'",
-		"shell:cargo test && cargo fmt":   "shell:cargo test && cargo fmt",
-		"write:./src/../src/a.rs":         "write:src/a.rs",
-		"git_commit":                      "git_commit",
-		"network:crates.io":               "network:crates.io",
-		"env=B=2 env=A=1 cwd=x exec:make": "cwd=x env=A=1 env=B=2 exec:make",
-		"delete:tmp/x@sha256:ab":          "delete:tmp/x@sha256:ab",
-	}
-	for in, want := range good {
-		s, err := ParseSpec(in)
-		if err != nil || s.String() != want {
-			t.Errorf("%q: %q %v", in, s.String(), err)
-		}
-	}
-	for _, bad := range []string{"", "exec:", "shell:  ", "write:../x", "write:/etc/x", "git_commit:x", "cwd=x write:a", "fly:x", "exec:'unterminated", "env=1X=2 exec:a", "read:a@v1"} {
-		if _, err := ParseSpec(bad); err == nil || core.CodeOf(err) != core.CodeUsage {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	s, _ := ParseSpec("env=TOKEN=abc exec:x")
-	if got := s.Redacted(); got != "env=TOKEN=<redacted> exec:x" {
-		t.Errorf("redacted %q", got)
 	}
 }
