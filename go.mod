@@ -9,6 +9,7 @@ require (
 	github.com/itchyny/gojq v0.12.20
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/openai/openai-go/v3 v3.99.0
+	github.com/rivo/uniseg v0.4.7
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/urfave/cli/v3 v3.14.0
 	go.opentelemetry.io/contrib/bridges/otelslog v0.21.0
