@@ -2,6 +2,7 @@ package text
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -83,5 +84,22 @@ func TestExpandTabs(t *testing.T) {
 	plain := Line{{Text: "no tabs"}}
 	if &ExpandTabs(plain)[0] != &plain[0] {
 		t.Error("ExpandTabs copied a line with nothing to expand")
+	}
+}
+
+// TestEastAsianAtStartup proves the package reads RUNEWIDTH_EASTASIAN when
+// it loads (as tcell does), not only when a test calls the rule: it runs
+// this test binary again with the variable set.
+func TestEastAsianAtStartup(t *testing.T) {
+	if os.Getenv("FLUZO_TEXT_EA_CHILD") == "1" {
+		if !AmbiguousWide() || Width("…") != 2 {
+			os.Exit(3)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEastAsianAtStartup$")
+	cmd.Env = append(os.Environ(), "FLUZO_TEXT_EA_CHILD=1", "RUNEWIDTH_EASTASIAN=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child with RUNEWIDTH_EASTASIAN=1 did not measure … as 2 cells: %v\n%s", err, out)
 	}
 }
