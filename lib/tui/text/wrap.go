@@ -76,19 +76,116 @@ func (w *wrapper) run(l Line) {
 	w.out = make([]Line, 0, len(w.text)/w.width+2)
 
 	w.lineStart, w.lineW = 0, 0
-	state := -1
-	for rest, pos := w.text, 0; len(rest) > 0; {
-		var seg string
-		var must bool
-		seg, rest, must, state = uniseg.FirstLineSegmentInString(rest, state)
-		w.place(pos, seg)
-		pos += len(seg)
-		if must && strings.HasSuffix(seg, "\n") {
-			w.emit(w.lineStart, pos-1, false)
-			w.lineStart, w.lineW = pos, 0
+	for pos := 0; pos <= len(w.text); {
+		end := strings.IndexByte(w.text[pos:], '\n')
+		if end < 0 {
+			w.segment(pos, len(w.text))
+			break
 		}
+		end += pos
+		w.segment(pos, end)
+		w.emit(w.lineStart, end, false)
+		w.lineStart, w.lineW = end+1, 0
+		pos = end + 1
 	}
 	w.emit(w.lineStart, len(w.text), w.lineW > w.width)
+}
+
+// segment places text[a:b] (no newline) segment by segment.
+func (w *wrapper) segment(a, b int) {
+	piece := w.text[a:b]
+	if !forceUniseg && isPlainASCII(piece) {
+		w.segmentASCII(a, piece)
+		return
+	}
+	w.segmentUnicode(a, piece)
+}
+
+// segmentUnicode places piece (at offset pos) between the break
+// opportunities of Unicode line breaking.
+func (w *wrapper) segmentUnicode(pos int, piece string) {
+	state := -1
+	for rest := piece; len(rest) > 0; {
+		var seg string
+		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
+		w.place(pos, seg)
+		pos += len(seg)
+	}
+}
+
+// forceUniseg turns the ASCII fast path off, for the test that proves it
+// breaks exactly where the Unicode algorithm does.
+var forceUniseg = false
+
+// segmentASCII is segmentUnicode for printable ASCII, the bulk of prose,
+// at a fraction of the cost. It finds the break after a run of spaces
+// itself and gives words to place whole; only a word that does not fit on
+// the current line (where a break inside it, after "-" or "/", could
+// matter) goes through the Unicode algorithm. The test
+// TestASCIIFastPathMatchesUnicode holds the two to the same breaks.
+func (w *wrapper) segmentASCII(pos int, piece string) {
+	start := 0
+	for i := 0; i < len(piece); {
+		if piece[i] != ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(piece) && piece[j] == ' ' {
+			j++
+		}
+		if j < len(piece) && spaceBreaks(piece[:i], piece[j:]) {
+			w.placeWord(pos+start, piece[start:j])
+			start = j
+		}
+		i = j
+	}
+	if start < len(piece) {
+		w.placeWord(pos+start, piece[start:])
+	}
+}
+
+// spaceBreaks reports whether UAX #14 allows a break after a run of spaces
+// that follows before and precedes next: not before closing punctuation,
+// "!", "?", "/" or an infix separator (LB13), not after an opening
+// bracket (LB14) or after a quote when an opening bracket follows (LB15),
+// not before a minus sign of a number (LB25), not at the start of the
+// text (LB2).
+func spaceBreaks(before, after string) bool {
+	if before == "" {
+		return false
+	}
+	next := after[0]
+	if strings.IndexByte(")]}!?,.:;/", next) >= 0 {
+		return false
+	}
+	if next == '-' && len(after) > 1 && after[1] >= '0' && after[1] <= '9' {
+		return false
+	}
+	switch before[len(before)-1] {
+	case '(', '[', '{':
+		return false
+	case '"', '\'':
+		return strings.IndexByte("([{", next) < 0
+	}
+	return true
+}
+
+// placeWord places an ASCII segment whole when it fits the line, and
+// otherwise by its Unicode break opportunities.
+func (w *wrapper) placeWord(pos int, seg string) {
+	word := strings.TrimRight(seg, " ")
+	if w.lineW+len(word) <= w.width || strings.IndexFunc(word, breaksInsideWord) < 0 {
+		w.place(pos, seg)
+		return
+	}
+	w.segmentUnicode(pos, seg)
+}
+
+// breaksInsideWord: the ASCII characters after or before which UAX #14
+// may break inside a run without spaces.
+func breaksInsideWord(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 }
 
 // place adds the segment text[pos:pos+len(seg)] — a word with its
