@@ -31,7 +31,6 @@
 // literal. The decoder used by the tests proves Text round-trips.
 package termsafe
 
-
 // Text returns s safe to print: printable text, '\n' and '\t' pass
 // through; every other control is escaped visibly.
 func Text(s string) string {
