@@ -104,8 +104,10 @@ func plainASCII(c byte, m mode) bool {
 
 // readsAsEscape reports whether rest (what follows a literal backslash)
 // would make the backslash read as one of our escapes: 'x' and two hex
-// digits, or 'u' and four. decided is false when rest is too short to
-// tell and more input may follow.
+// digits naming a byte we write as \xHH, or 'u' and four naming a rune we
+// write as \uHHHH (hex in either case). Anything else — "\n", "\x41",
+// JSON's "\u003c" — cannot be mistaken for an escape and stays as it is.
+// decided is false when rest is too short to tell and more may follow.
 func readsAsEscape(rest string, final bool) (lit, decided bool) {
 	if len(rest) == 0 {
 		return false, final
@@ -119,19 +121,39 @@ func readsAsEscape(rest string, final bool) (lit, decided bool) {
 	default:
 		return false, true
 	}
+	v := rune(0)
 	for k := 1; k <= n; k++ {
 		if k >= len(rest) {
 			return false, final
 		}
-		if !isHex(rest[k]) {
+		d, ok := hexVal(rest[k])
+		if !ok {
 			return false, true
 		}
+		v = v<<4 | d
 	}
-	return true, true
+	if n == 2 {
+		return escapedByte(byte(v)), true
+	}
+	return escapedRune(v), true
 }
 
-func isHex(c byte) bool {
-	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+// escapedByte reports whether \xHH is an escape we write: a C0 control,
+// DEL, a byte of invalid UTF-8 (0x80 and up), or the backslash itself.
+func escapedByte(c byte) bool {
+	return c < 0x20 || c == 0x7f || c >= 0x80 || c == '\\'
+}
+
+func hexVal(c byte) (rune, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0'), true
+	case 'a' <= c && c <= 'f':
+		return rune(c-'a') + 10, true
+	case 'A' <= c && c <= 'F':
+		return rune(c-'A') + 10, true
+	}
+	return 0, false
 }
 
 // escapedRune reports whether a valid rune must not reach a terminal raw:

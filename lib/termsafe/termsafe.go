@@ -22,14 +22,18 @@
 // byte 0x85, which prints as \x85.
 //
 // Why it is unambiguous: a reader must be able to tell an escape from the
-// same characters typed literally. A literal backslash is therefore
-// itself escaped, as \x5c, exactly when it would otherwise read as an
-// escape — when it is followed by 'x' and two hex digits or by 'u' and
-// four. Every other backslash passes through, so ordinary source text
-// such as "\n" or `C:\dir` stays readable. Decoding is then a function:
-// \xHH and \uHHHH (hex digits) are escapes, any other backslash is
-// literal. The decoder used by the tests proves Text round-trips.
+// same characters typed literally. The escapes are a closed set — \xHH
+// for a C0 control, DEL, the backslash or a byte of invalid UTF-8
+// (0x80–0xff), \uHHHH for one of the runes listed above — and a literal
+// backslash is itself written \x5c exactly when it begins something in
+// that set ("\x1b" typed as text prints as \x5cx1b). Every other
+// backslash passes through, so ordinary source text stays readable: "\n",
+// `C:\dir`, "\x41", JSON's "\u003c". Decoding is therefore a function:
+// \xHH or \uHHHH in the set (hex in either case) is an escape, any other
+// backslash is literal. The tests decode Text's output back to its input.
 package termsafe
+
+import "unicode/utf8"
 
 // Text returns s safe to print: printable text, '\n' and '\t' pass
 // through; every other control is escaped visibly.
@@ -102,4 +106,20 @@ func (st *Stream) Flush() string {
 	s := Text(string(st.held[:st.n]))
 	st.n = 0
 	return s
+}
+
+// Head returns the first n characters of s and whether anything was cut,
+// counting an invalid byte as one character. Unlike []rune(s)[:n] it keeps
+// invalid bytes as they are, so Text still shows them as \xHH rather than
+// as U+FFFD. Cut before escaping, so no escape is cut in half.
+func Head(s string, n int) (string, bool) {
+	i := 0
+	for k := 0; k < n; k++ {
+		if i >= len(s) {
+			return s, false
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i], i < len(s)
 }

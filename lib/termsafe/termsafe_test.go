@@ -35,6 +35,9 @@ func TestText(t *testing.T) {
 		{"literal hex escape is disambiguated", `"\x1b"`, `"\x5cx1b"`},
 		{"literal unicode escape is disambiguated", `\u202e`, `\x5cu202e`},
 		{"too short to read as an escape", `\x1 \u12 \x`, `\x1 \u12 \x`},
+		{"escapes outside the set stay", `\x41 \u003c \u00e9 \x20`, `\x41 \u003c \u00e9 \x20`},
+		{"upper-case hex in the set", `\x1B \u202E`, `\x5cx1B \x5cu202E`},
+		{"literal backslash escape", `\x5c`, `\x5cx5c`},
 		{"escape after backslash", "\\\x1b", `\\x1b`},
 		{"backslash at end", `a\`, `a\`},
 	} {
@@ -180,7 +183,7 @@ func randomCuts(rng *rand.Rand, n int) []int {
 // randomInput mixes the pieces that interact: controls, backslashes, hex
 // digits, split multi-byte runes, bidi controls and invalid bytes.
 func randomInput(rng *rand.Rand) string {
-	pieces := []string{"a", "x", "u", "0", "1", "b", "e", "F", `\`, "\n", "\t", "\r", "\x1b", "\x7f", "\x00",
+	pieces := []string{"a", "x", "u", "0", "1", "2", "b", "c", "e", "F", "5", "7", "8", "9", "20", "02", "00", "1b", "5c", "202", "0085", "2066", `\`, `\x`, `\u`, "\n", "\t", "\r", "\x1b", "\x7f", "\x00",
 		"é", "日", "🙂", "\u0085", "\u202e", "\u2028", "\u2066", "\u061c", "\xff", "\xc3", "\xe2\x80", "\xf0\x9f", "[", "]", ";"}
 	var b strings.Builder
 	for range rng.IntN(24) {
@@ -189,30 +192,35 @@ func randomInput(rng *rand.Rand) string {
 	return b.String()
 }
 
-// decode inverts the notation: \xHH is a byte, \uHHHH a rune, any other
-// backslash is itself.
+// decode inverts the notation: \xHH and \uHHHH are escapes when they are
+// in the set Text writes, any other backslash is itself. It is written
+// from the package doc, independently of scan.
 func decode(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			if i+4 <= len(s) && s[i+1] == 'x' {
-				if v, err := strconv.ParseUint(s[i+2:i+4], 16, 8); err == nil {
-					b.WriteByte(byte(v))
-					i += 3
-					continue
-				}
+		if s[i] == '\\' && i+4 <= len(s) && s[i+1] == 'x' {
+			if v, err := strconv.ParseUint(s[i+2:i+4], 16, 8); err == nil && (v < 0x20 || v == 0x5c || v >= 0x7f) {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
 			}
-			if i+6 <= len(s) && s[i+1] == 'u' {
-				if v, err := strconv.ParseUint(s[i+2:i+6], 16, 16); err == nil {
-					b.WriteRune(rune(v))
-					i += 5
-					continue
-				}
+		}
+		if s[i] == '\\' && i+6 <= len(s) && s[i+1] == 'u' {
+			if v, err := strconv.ParseUint(s[i+2:i+6], 16, 16); err == nil && listedRune(rune(v)) {
+				b.WriteRune(rune(v))
+				i += 5
+				continue
 			}
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// listedRune is the package doc's list of runes never shown raw.
+func listedRune(r rune) bool {
+	return (r >= 0x80 && r <= 0x9f) || r == 0x061c || r == 0x200e || r == 0x200f ||
+		(r >= 0x2028 && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // assertInert fails when out could drive a terminal or mislead a reader.
@@ -225,9 +233,30 @@ func assertInert(t *testing.T, in, out string, allow string) {
 		switch {
 		case r < 0x20 && !strings.ContainsRune(allow, r):
 			t.Fatalf("output for %q holds control %U: %q", in, r, out)
-		case r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x061c || r == 0x200e || r == 0x200f ||
-			(r >= 0x2028 && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		case r == 0x7f || listedRune(r):
 			t.Fatalf("output for %q holds %U: %q", in, r, out)
+		}
+	}
+}
+
+func TestHead(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+		cut  bool
+	}{
+		{"abcdef", 3, "abc", true},
+		{"abc", 3, "abc", false},
+		{"ab", 3, "ab", false},
+		{"日本語", 2, "日本", true},
+		{"a\xffb\xffc", 3, "a\xffb", true},
+		{"", 0, "", false},
+		{"x", 0, "", true},
+	} {
+		got, cut := Head(tc.in, tc.n)
+		if got != tc.want || cut != tc.cut {
+			t.Errorf("Head(%q, %d) = %q, %v; want %q, %v", tc.in, tc.n, got, cut, tc.want, tc.cut)
 		}
 	}
 }
