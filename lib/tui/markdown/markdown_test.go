@@ -214,3 +214,14 @@ func TestEastAsianGlyphWidths(t *testing.T) {
 		}
 	}
 }
+
+func TestCRLFIsALineEnding(t *testing.T) {
+	r := Render("para\r\nline\r\n\r\n```\r\ncode\r\n```\r\n\r\nlone\rCR", 40, Options{})
+	got := text.DumpText(r.Lines)
+	if strings.Contains(got, `\x0d`+"\n") || !strings.Contains(got, "para line") || !strings.Contains(got, "  code") || r.Blocks[0].Code != "code" {
+		t.Errorf("CRLF source rendered as:\n%s", got)
+	}
+	if !strings.Contains(got, `lone\x0dCR`) {
+		t.Errorf("a lone CR must stay visible, escaped:\n%s", got)
+	}
+}

@@ -38,6 +38,9 @@ func (r *Renderer) Render(src string, width int) Result {
 	if width < 1 {
 		width = 1
 	}
+	// CRLF is a line ending to Markdown; left in, code rows would show
+	// every CR escaped. A lone CR stays and is escaped like any control.
+	src = strings.ReplaceAll(src, "\r\n", "\n")
 	source := []byte(src)
 	doc, ctx := parse(source)
 	if refs := referenceSignature(ctx); refs != r.refs || width != r.width || r.Options != r.opts {
