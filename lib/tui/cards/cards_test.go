@@ -286,3 +286,16 @@ func TestExpandedShowsACutSubjectWhole(t *testing.T) {
 		t.Errorf("expanded card does not show the whole argv:\n%s", expanded)
 	}
 }
+
+func TestCollapseBoundary(t *testing.T) {
+	view := func(n int) Op {
+		return Op{Tool: "view", State: "succeeded", Args: js(map[string]any{"path": "f"}),
+			Result: okResult(map[string]any{"path": "f", "content": lines(n, "l%d"), "first_line": 1, "lines_shown": n, "total_lines": n})}
+	}
+	if got := rowsText(Render(view(10), Options{Width: 50})); strings.Contains(got, "more") || strings.Count(got, "\n") != 11 {
+		t.Errorf("ten rows must show whole:\n%s", got)
+	}
+	if got := rowsText(Render(view(11), Options{Width: 50})); !strings.HasSuffix(got, "  … 1 more line · Space to expand\n") || strings.Count(got, "\n") != 12 {
+		t.Errorf("eleven rows must collapse to ten and a marker:\n%s", got)
+	}
+}
