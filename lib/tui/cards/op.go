@@ -201,3 +201,32 @@ func firstSet(v, old string) string {
 	}
 	return old
 }
+
+// DecodeTaskOperations reads the operations of a task query's answer
+// ({"task","attempts","operations":{"att_…":[operation, …]},…}), keyed by
+// operation id. The port's operation.result event says how an operation
+// ended but not what it returned; this is where a card's result comes
+// from. One undecodable record fails the whole answer, naming it.
+func DecodeTaskOperations(data json.RawMessage) (map[string]Op, error) {
+	var d struct {
+		Operations map[string][]json.RawMessage `json:"operations"`
+	}
+	if err := decode("task answer", data, &d); err != nil {
+		return nil, err
+	}
+	ops := map[string]Op{}
+	for attempt, list := range d.Operations {
+		for i, raw := range list {
+			op, err := DecodeOperation(raw)
+			if err != nil {
+				var de *DecodeError
+				if errors.As(err, &de) {
+					de.Record = fmt.Sprintf("task answer operations[%q][%d]", attempt, i)
+				}
+				return nil, err
+			}
+			ops[op.ID] = op
+		}
+	}
+	return ops, nil
+}

@@ -98,3 +98,22 @@ func TestDecodeOperation(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeTaskOperations(t *testing.T) {
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	ans := `{"task":{"id":"tsk_1"},"attempts":[],"operations":{"att_1":[` +
+		`{"id":"op_1","tool":"view","args":"` + b64(`{"path":"a"}`) + `","state":"succeeded","result":"` + b64(`{"ok":true,"result":{"path":"a","content":"x\n","first_line":1,"lines_shown":1,"total_lines":1}}`) + `"},` +
+		`{"id":"op_2","tool":"exec","args":"` + b64(`{"argv":["make"]}`) + `","state":"denied","rule":"deny:exec"}]},"grants":[]}`
+	ops, err := DecodeTaskOperations(json.RawMessage(ans))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) != 2 || ops["op_1"].Tool != "view" || ops["op_2"].State != "denied" || ops["op_2"].Rule != "deny:exec" {
+		t.Errorf("ops = %+v", ops)
+	}
+	_, err = DecodeTaskOperations(json.RawMessage(`{"operations":{"att_1":[{"id":"op_1","args":"%%"}]}}`))
+	var de *DecodeError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), `task answer operations["att_1"][0]: field "args" is not base64`) {
+		t.Errorf("err = %v", err)
+	}
+}
