@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"container/list"
 	"strings"
 	"testing"
 )
@@ -24,11 +25,14 @@ func message4K() string {
 	return b.String()
 }
 
-func BenchmarkRender4K(b *testing.B) {
+// BenchmarkRender4KCold renders a message never seen before (nothing
+// cached: parse, highlight, wrap).
+func BenchmarkRender4KCold(b *testing.B) {
 	src := message4K()
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
+		resetHighlightCache()
 		Render(src, 100, Options{})
 	}
 }
@@ -47,4 +51,24 @@ func BenchmarkRender4KStreaming(b *testing.B) {
 		i++
 		r.Render(src, 100)
 	}
+}
+
+// BenchmarkRender4KResize is a finished message laid out again at a new
+// width (a resize): highlighting comes from the cache, wrapping is redone.
+func BenchmarkRender4KResize(b *testing.B) {
+	src := message4K()
+	Render(src, 100, Options{})
+	b.ReportAllocs()
+	w := 80
+	for b.Loop() {
+		w = 160 - w
+		Render(src, w, Options{})
+	}
+}
+
+func resetHighlightCache() {
+	hlCache.Lock()
+	hlCache.byKey, hlCache.bytes = map[string]*list.Element{}, 0
+	hlCache.order.Init()
+	hlCache.Unlock()
 }

@@ -33,7 +33,7 @@ func (b *builder) code(lang string, lines *gtext.Segments, width int) chunk {
 	margin, cont := b.codeMargins(width)
 	inner := width - text.Width(margin)
 	var out chunk
-	for _, l := range highlight(lang, code) {
+	for _, l := range highlightCached(lang, code) {
 		for j, row := range text.HardWrap(l, inner) {
 			lead := margin
 			if j > 0 {

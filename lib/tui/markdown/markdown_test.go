@@ -3,6 +3,7 @@ package markdown
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -223,5 +224,29 @@ func TestCRLFIsALineEnding(t *testing.T) {
 	}
 	if !strings.Contains(got, `lone\x0dCR`) {
 		t.Errorf("a lone CR must stay visible, escaped:\n%s", got)
+	}
+}
+
+func TestHighlightCacheIsWidthIndependent(t *testing.T) {
+	src := "```go\nfunc main() { println(\"a long line of go code that wraps at narrow widths\") }\n```"
+	for _, w := range []int{80, 20, 80, 33} {
+		fresh := Render(src, w, Options{})
+		resetHighlightCache()
+		uncached := Render(src, w, Options{})
+		if dumpResult(fresh) != dumpResult(uncached) {
+			t.Fatalf("width %d: cached and uncached renders differ:\n%s\n%s", w, dumpResult(fresh), dumpResult(uncached))
+		}
+	}
+}
+
+func TestHighlightCacheIsBounded(t *testing.T) {
+	block := strings.Repeat("x", highlightCacheBytes/16)
+	for i := range 40 {
+		Render("```go\n"+block+strconv.Itoa(i)+"\n```", 40, Options{})
+	}
+	hlCache.Lock()
+	defer hlCache.Unlock()
+	if hlCache.bytes > highlightCacheBytes || len(hlCache.byKey) != hlCache.order.Len() {
+		t.Errorf("cache holds %d bytes in %d entries (%d in order)", hlCache.bytes, len(hlCache.byKey), hlCache.order.Len())
 	}
 }
