@@ -54,7 +54,7 @@ func TestLayeringRulesHold(t *testing.T) {
 func TestInvariantsNameRealTests(t *testing.T) {
 	invs := ParseInvariants(readDoc(t))
 	tests, scripts := map[string]bool{}, map[string]bool{}
-	decl := regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9_]+)\(`)
+	decl := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Benchmark)[A-Za-z0-9_]+)\(`)
 	filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
 			return err

@@ -21,7 +21,7 @@ type Invariant struct {
 
 var (
 	invariantRow = regexp.MustCompile(`^\| (\d+) \|`)
-	testName     = regexp.MustCompile("`(Test[A-Za-z0-9_]+)`")
+	testName     = regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Za-z0-9_]+)`")
 	scriptName   = regexp.MustCompile("`([a-z0-9_]+\\.txtar)`")
 )
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/josecorral/fluzo/lib/observe"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -69,7 +70,7 @@ func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
 	}
-	return " (" + r + ")"
+	return " (" + termsafe.Line(r) + ")"
 }
 
 func dash(s string) string {
