@@ -9,9 +9,11 @@ import (
 
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/store"
 )
 
@@ -41,7 +43,7 @@ type Owner struct {
 	admission *admit.Admission
 	// observer is the session's Laya shadow observer (nil when disabled);
 	// observing returns the ids of the task it currently observes.
-	observer  *Observer
+	observer  *laya.Observer
 	observing func() Refs
 	mu        sync.Mutex
 	closers   []func() error
@@ -70,7 +72,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	}
 	// One writing owner per workspace across processes (flock); a second
 	// one gets workspace_busy and touches nothing.
-	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: SocketPath(ws.Root)})
+	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: control.SocketPath(ws.Root)})
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +201,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	if obs != nil {
 		// Shadow only: the loop hands over a snapshot and never waits.
 		r.Observe = func(point string, data any) {
-			obs.Observe(point, data, decisionQuestions[point], actionTaken(point, data))
+			obs.Observe(point, data, laya.QuestionsAt(point), actionTaken(point, data))
 		}
 		defer obs.Wait()
 	}
@@ -332,7 +334,7 @@ func actionTaken(point string, data any) string {
 
 // sessionObserver returns the session's shadow observer, creating it on
 // first use, with the per-task count reset.
-func (w *Owner) sessionObserver() (*Observer, error) {
+func (w *Owner) sessionObserver() (*laya.Observer, error) {
 	if w.observer == nil {
 		obs, err := w.layaObserver(func() Refs {
 			w.active.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -51,8 +52,8 @@ func (w *Owner) Running() Refs {
 
 // ControlHandlers are the owner's control-socket commands: one handler
 // per command.
-func (w *Owner) ControlHandlers() map[string]ControlHandler {
-	return map[string]ControlHandler{
+func (w *Owner) ControlHandlers() map[string]control.Handler {
+	return map[string]control.Handler{
 		"status":     w.ctlStatus,
 		"cancel":     w.ctlCancel,
 		"force_stop": w.ctlForceStop,
@@ -61,7 +62,7 @@ func (w *Owner) ControlHandlers() map[string]ControlHandler {
 
 // ServeControl opens the control socket for this owner; Close stops it.
 func (w *Owner) ServeControl() error {
-	srv, err := ListenControl(w.Root, w.ControlHandlers())
+	srv, err := control.Listen(w.Root, w.ControlHandlers())
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
 	"github.com/josecorral/fluzo/lib/store"
@@ -55,14 +56,14 @@ func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
-		p.Emit(Dispatch(ctx, handlers, sc.Bytes()))
+		p.Emit(control.Dispatch(ctx, handlers, sc.Bytes()))
 	}
 	p.wg.Wait()
 	return nil
 }
 
-func (p *Port) handlers() map[string]ControlHandler {
-	return map[string]ControlHandler{
+func (p *Port) handlers() map[string]control.Handler {
+	return map[string]control.Handler{
 		"start_task":         p.startTask,
 		"approve":            p.approve,
 		"deny":               p.deny,

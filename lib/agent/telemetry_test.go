@@ -8,6 +8,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/sim"
 	"github.com/josecorral/fluzo/lib/telemetry"
 	"github.com/josecorral/fluzo/lib/telemetry/otlptest"
@@ -251,7 +252,7 @@ func TestNilTelemetryInstrumentsNothing(t *testing.T) {
 		t.Fatal("a span without telemetry")
 	}
 	a.endAttempt(ctx, root, Result{Status: "completed"})
-	if id := (&Owner{}).traceObservation(Refs{}, Observation{Point: "task_end"}); id != "" {
+	if id := (&Owner{}).traceObservation(Refs{}, laya.Observation{Point: "task_end"}); id != "" {
 		t.Fatalf("observation span %q without telemetry", id)
 	}
 }
@@ -265,9 +266,9 @@ func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
 	a := &run{Runner: &Runner{Telemetry: tel}, refs: Refs{Session: "ses_x", Task: "tsk_x", Attempt: "att_x", Trace: "0123456789abcdef0123456789abcdef"}}
 	ctx, root := a.traceAttempt(context.Background(), nil)
 	a.endAttempt(ctx, root, Result{Status: "completed"})
-	answered := Observation{Point: "task_end", Answers: json.RawMessage(`{"next_action":{"type":"choice","choice":"continue"}}`), LatencyMS: 20, ActionTaken: "continue"}
+	answered := laya.Observation{Point: "task_end", Answers: json.RawMessage(`{"next_action":{"type":"choice","choice":"continue"}}`), LatencyMS: 20, ActionTaken: "continue"}
 	id := w.traceObservation(a.refs, answered)
-	w.traceObservation(a.refs, Observation{Point: "task_start", Skipped: ObservationSkipCapacity, ActionTaken: "continue"})
+	w.traceObservation(a.refs, laya.Observation{Point: "task_start", Skipped: laya.SkipCapacity, ActionTaken: "continue"})
 	tel.RT.Shutdown(context.Background())
 	spans, metrics, _, _ := rcv.Snapshot()
 	obs := spanNamed(spans, telemetry.SpanLayaObservation)
