@@ -155,10 +155,10 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		if exit != 0 {
 			failure = FailureFingerprint(cmd, output)
 		}
-		a.record(ctx, "command.result", map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+		a.record(ctx, core.EvCommandResult, map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
 		if l := a.loops.ObserveTest(failure); l != nil {
 			a.found = append(a.found, *l)
-			a.record(ctx, "loop.detected", l)
+			a.record(ctx, core.EvLoopDetected, l)
 			a.observe("loop_detected", l)
 		}
 	}

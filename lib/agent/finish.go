@@ -45,7 +45,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	if a.Diff != nil {
 		if d, derr := a.Diff(fctx, a.touched); derr == nil {
 			res.Diff = d
-			a.record(fctx, EvDiffSummary, d)
+			a.record(fctx, core.EvDiffSummary, d)
 		}
 	}
 	res.Status, res.Reason = string(status), reason
@@ -78,7 +78,7 @@ func (a *run) declareContract(ctx context.Context) error {
 	case a.verify != "":
 		return nil
 	case a.waived:
-		_, err := a.Journal.Record(ctx, a.refs, EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
+		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
 		if err != nil {
 			return stopWith(core.CodeStorageError, "journal_unavailable", err)
 		}

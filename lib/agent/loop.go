@@ -84,9 +84,6 @@ type Runner struct {
 	Telemetry *Telemetry
 }
 
-// EvPromptReceipt records the initial context of an attempt.
-const EvPromptReceipt = "context.receipt"
-
 // receiptEvent is the durable form of a receipt: digests, sizes and
 // sources, plus the artifact holding the content.
 type receiptEvent struct {
@@ -183,8 +180,8 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	a.observe("task_start", map[string]any{"request": request, "verify": verify})
 	if err == nil && prior != nil {
 		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
-		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
-		a.record(ctx, EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
+		a.record(ctx, core.EvAttemptResumed, map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+		a.record(ctx, core.EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
 	}
 	if err == nil {
 		err = a.loop(ctx)
@@ -209,7 +206,7 @@ func (a *run) start(ctx context.Context, request string) error {
 	}
 	a.msgs = ic.Messages
 	if ws, err := CurrentWorkspaceState(ctx, a.Root); err == nil {
-		a.record(ctx, EvWorkspaceState, ws)
+		a.record(ctx, core.EvWorkspaceState, ws)
 	}
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
@@ -220,7 +217,7 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	if _, err := a.Journal.Record(ctx, a.refs, EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
+	if _, err := a.Journal.Record(ctx, a.refs, core.EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return nil

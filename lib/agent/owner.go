@@ -181,7 +181,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 			w.active.mu.Lock()
 			w.active.state = "stopping"
 			w.active.mu.Unlock()
-			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, "operation.stopping", map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
 		})
 	}
 	r.OnStart = func(got Refs) {

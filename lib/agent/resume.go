@@ -131,10 +131,6 @@ func resumeNote(p Prior) string {
 	return b.String()
 }
 
-// EvWorkspaceState records the branch and revision an attempt started at;
-// resume checks them before continuing.
-const EvWorkspaceState = "workspace.state"
-
 // WorkspaceState is the git identity of the working tree.
 type WorkspaceState struct {
 	Branch string `json:"branch"`
@@ -160,7 +156,7 @@ func CurrentWorkspaceState(ctx context.Context, root string) (WorkspaceState, er
 // not apply, so resume refuses instead of guessing.
 func checkWorkspaceState(ctx context.Context, s *store.Store, task, root string) error {
 	var last *WorkspaceState
-	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: EvWorkspaceState}, func(ev core.Event) error {
+	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvWorkspaceState}, func(ev core.Event) error {
 		var ws WorkspaceState
 		if json.Unmarshal(ev.Data, &ws) == nil {
 			last = &ws
@@ -189,7 +185,7 @@ func orDetached(b string) string {
 // user's verification waiver.
 func waivedBefore(ctx context.Context, j *StoreJournal, task string) bool {
 	waived := false
-	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: EvVerificationWaived}, func(core.Event) error {
+	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvVerificationWaived}, func(core.Event) error {
 		waived = true
 		return nil
 	})
