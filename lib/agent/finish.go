@@ -98,9 +98,9 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		a.record(ctx, core.EvVerification, v)
 		return v
 	}
-	name, args := VerificationCall(a.verify)
-	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
-	d := Decision{Verdict: VerdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
+	name, args := verificationCall(a.verify)
+	call := toolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
+	d := Decision{Verdict: verdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
 	op, err := a.Journal.OpAuthorize(ctx, a.refs, call, "", d)
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}

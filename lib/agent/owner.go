@@ -124,8 +124,8 @@ type TaskOptions struct {
 	Allow    []string // exact task-scoped grants (--allow)
 	Yolo     bool
 	MaxTurns int // 0 uses harness.max_turns
-	Approver Approver
-	Inbox    *Inbox
+	Approver approver
+	Inbox    *inbox
 	Observe  func(point string, data any)
 	grants   []core.Grant
 	// resuming keeps the task's own verification contract (its command or
@@ -138,7 +138,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
+		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
 	})
 }
 
@@ -156,7 +156,7 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 	}
 	t.resuming = true
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
 	})
 }
 
@@ -174,14 +174,14 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var refs Refs
-	if tc, ok := r.Tools.(*ToolClient); ok {
+	if tc, ok := r.Tools.(*toolClient); ok {
 		// Work that does not end on cancel stays "stopping", with the
 		// processes that survived named in an event.
 		tc.OnStopping(func(target string, survivors any) {
 			w.active.mu.Lock()
 			w.active.state = "stopping"
 			w.active.mu.Unlock()
-			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
 		})
 	}
 	r.OnStart = func(got Refs) {
@@ -244,7 +244,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := StartToolServer(ctx, w.Root, w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err
@@ -258,13 +258,13 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	}
 	r := &Runner{
 		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: t.Approver, Inbox: t.Inbox, Observe: t.Observe,
-		Journal: &StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
+		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
 		Root:    w.Root,
-		Budgets: Budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
+		Budgets: budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
 			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
-		Context: ContextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
+		Context: contextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
@@ -280,7 +280,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 }
 
 // model builds the provider client of agent.model.
-func (w *Owner) model() (Model, config.Model, error) {
+func (w *Owner) model() (model, config.Model, error) {
 	id := w.Config.String("agent.model")
 	m, ok := w.Config.Model(id)
 	if !ok {
@@ -299,7 +299,7 @@ func (w *Owner) model() (Model, config.Model, error) {
 	if err != nil {
 		return nil, m, err
 	}
-	return &ProviderModel{Client: c, Name: m.Model}, m, nil
+	return &providerModel{Client: c, Name: m.Model}, m, nil
 }
 
 func (w *Owner) send(v any) {
@@ -309,8 +309,8 @@ func (w *Owner) send(v any) {
 }
 
 // admitter reserves foreground capacity of model for each request.
-func (w *Owner) admitter(model string) func(context.Context, string) (Slot, error) {
-	return func(ctx context.Context, purpose string) (Slot, error) {
+func (w *Owner) admitter(model string) func(context.Context, string) (slot, error) {
+	return func(ctx context.Context, purpose string) (slot, error) {
 		s, err := w.admission.Admit(ctx, admit.Request{Model: model, Class: admit.Foreground, Purpose: purpose})
 		if err != nil {
 			return nil, err

@@ -13,10 +13,10 @@ import (
 	"github.com/josecorral/fluzo/lib/store"
 )
 
-// Port is the JSONL application port (fluzo-agent serve): commands in,
+// port is the JSONL application port (fluzo-agent serve): commands in,
 // acks, errors, events and results out. Acknowledgement is not
 // completion: outcomes arrive as events and a result record.
-type Port struct {
+type port struct {
 	Owner *Owner
 
 	outMu sync.Mutex
@@ -24,7 +24,7 @@ type Port struct {
 
 	mu      sync.Mutex
 	running bool
-	inbox   *Inbox
+	inbox   *inbox
 	pending *portApproval
 	yolo    bool
 	wg      sync.WaitGroup
@@ -32,23 +32,23 @@ type Port struct {
 
 // portApproval is the one approval a running task waits for.
 type portApproval struct {
-	op       PendingApproval
+	op       pendingApproval
 	answer   chan Decision
 	answered bool
 }
 
 // NewPort returns a port writing to out; pass its Emit as the owner's.
-func NewPort(out io.Writer) *Port { return &Port{out: json.NewEncoder(out)} }
+func NewPort(out io.Writer) *port { return &port{out: json.NewEncoder(out)} }
 
 // Emit writes one record (event, live update, ack, result) as a line.
-func (p *Port) Emit(v any) {
+func (p *port) Emit(v any) {
 	p.outMu.Lock()
 	defer p.outMu.Unlock()
 	p.out.Encode(v)
 }
 
 // Serve reads commands until in ends, then waits for a running task.
-func (p *Port) Serve(ctx context.Context, in io.Reader) error {
+func (p *port) Serve(ctx context.Context, in io.Reader) error {
 	handlers := p.handlers()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
@@ -62,7 +62,7 @@ func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
-func (p *Port) handlers() map[string]control.Handler {
+func (p *port) handlers() map[string]control.Handler {
 	return map[string]control.Handler{
 		"start_task":         p.startTask,
 		"approve":            p.approve,
@@ -96,7 +96,7 @@ type startArgs struct {
 
 // startTask starts one task in the background; its events and result
 // follow on the port.
-func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
+func (p *port) startTask(ctx context.Context, raw []byte) (any, error) {
 	var a startArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -112,14 +112,14 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 
 // launch runs one task in the background; its events and result follow
 // on the port. One task at a time: the owner is the workspace's writer.
-func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
+func (p *port) launch(run func(TaskOptions) Result) (any, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running {
 		return nil, core.Errorf(core.CodeWorkspaceBusy, "a task is already running in this workspace").
 			WithHint("wait for its result, or cancel it")
 	}
-	p.running, p.inbox = true, &Inbox{}
+	p.running, p.inbox = true, &inbox{}
 	opts := TaskOptions{Yolo: p.yolo, Approver: p, Inbox: p.inbox}
 	p.wg.Add(1)
 	go func() {
@@ -133,17 +133,17 @@ func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 	return map[string]any{"state": "starting"}, nil
 }
 
-// Expect registers the operation about to be announced as waiting for
+// expect registers the operation about to be announced as waiting for
 // approval, so an answer racing the announcement is not stale.
-func (p *Port) Expect(op PendingApproval) {
+func (p *port) expect(op pendingApproval) {
 	p.mu.Lock()
 	p.pending = &portApproval{op: op, answer: make(chan Decision, 1)}
 	p.mu.Unlock()
 }
 
-// Approve implements Approver: it waits for approve or deny of the
+// Approve implements approver: it waits for approve or deny of the
 // expected operation (or cancellation).
-func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
+func (p *port) Approve(ctx context.Context, refs Refs, op pendingApproval) (Decision, error) {
 	p.mu.Lock()
 	pa := p.pending
 	if pa == nil || pa.op.Operation != op.Operation {
@@ -174,7 +174,7 @@ type answerArgs struct {
 
 // take returns the pending approval when it is for operation; an answer
 // for any other operation is stale.
-func (p *Port) take(a answerArgs) (*portApproval, error) {
+func (p *port) take(a answerArgs) (*portApproval, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending == nil || p.pending.answered || p.pending.op.Operation != a.Operation {
@@ -186,7 +186,7 @@ func (p *Port) take(a answerArgs) (*portApproval, error) {
 	return p.pending, nil
 }
 
-func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
+func (p *port) approve(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -198,8 +198,8 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := Decision{Verdict: VerdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
-	ack := map[string]any{"operation": a.Operation, "verdict": VerdictAllow, "scope": orOnce(a.Scope)}
+	d := Decision{Verdict: verdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
+	ack := map[string]any{"operation": a.Operation, "verdict": verdictAllow, "scope": orOnce(a.Scope)}
 	if a.Scope == "task" {
 		id, err := p.grantForTask(ctx, pa.op)
 		if err != nil {
@@ -217,15 +217,15 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 
 // grantForTask stores a task grant for exactly the approved operation
 // (so revoke_grant can end it) and activates it in the running task.
-func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, error) {
-	refs, gate := p.Owner.Running(), p.Owner.Gate()
+func (p *port) grantForTask(ctx context.Context, op pendingApproval) (string, error) {
+	refs, gate := p.Owner.running(), p.Owner.gate()
 	if gate == nil || refs.Task == "" {
 		return "", core.Errorf(core.CodeInvalidRequest, "the task ended before its approval was answered")
 	}
 	pop := OperationFor(op.Tool, op.Args)
 	spec := policy.SpecFor(pop)
 	g := core.Grant{ID: core.NewID(core.KindGrant), TaskID: refs.Task, Scope: core.GrantTask, Spec: spec.String(), Source: "user"}
-	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	j := &storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
 	if err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error { return add(tx.IssueGrant(&g)) }); err != nil {
 		return "", err
 	}
@@ -240,7 +240,7 @@ func orOnce(s string) string {
 	return s
 }
 
-func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
+func (p *port) deny(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -249,11 +249,11 @@ func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pa.answer <- Decision{Verdict: VerdictDeny, Rule: "denied by the user", Reason: "user_denial"}
-	return map[string]any{"operation": a.Operation, "verdict": VerdictDeny}, nil
+	pa.answer <- Decision{Verdict: verdictDeny, Rule: "denied by the user", Reason: "user_denial"}
+	return map[string]any{"operation": a.Operation, "verdict": verdictDeny}, nil
 }
 
-func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
+func (p *port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Text string `json:"text"`
@@ -268,11 +268,11 @@ func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "no task has started, so there is nobody to deliver an intervention to").
 			WithHint("start a task first")
 	}
-	in := inbox.Queue(a.Text)
+	in := inbox.queue(a.Text)
 	return map[string]any{"intervention": in.ID, "state": "queued"}, nil
 }
 
-func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
+func (p *port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Intervention string `json:"intervention"`
@@ -287,7 +287,7 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	if inbox == nil {
 		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
 	}
-	if err := inbox.Edit(a.Intervention, a.Text); err != nil {
+	if err := inbox.edit(a.Intervention, a.Text); err != nil {
 		return nil, err
 	}
 	return map[string]any{"intervention": a.Intervention, "state": "queued"}, nil
@@ -295,7 +295,7 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 
 // setYolo switches YOLO for this session: announced on the port, applied
 // to the running task and the next ones, never persisted.
-func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
+func (p *port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		On bool `json:"on"`
@@ -306,20 +306,20 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	p.mu.Lock()
 	p.yolo = a.On
 	p.mu.Unlock()
-	if gate := p.Owner.Gate(); gate != nil {
+	if gate := p.Owner.gate(); gate != nil {
 		gate.SetYolo(a.On)
 	}
 	// Audited whether or not a task runs: an idle switch is a
 	// session-less event that still applies to the next task.
-	refs := p.Owner.Running()
-	if _, err := (&StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"}); err != nil {
+	refs := p.Owner.running()
+	if _, err := (&storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"}); err != nil {
 		return nil, err
 	}
 	return map[string]any{"yolo": a.On, "scope": "session"}, nil
 }
 
 // tasks lists the workspace's tasks, oldest session first.
-func (p *Port) tasks(ctx context.Context, raw []byte) (any, error) {
+func (p *port) tasks(ctx context.Context, raw []byte) (any, error) {
 	var a struct{ core.Command }
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err

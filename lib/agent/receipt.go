@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 )
 
-// ReceiptSection describes one section of the initial context: where it
+// receiptSection describes one section of the initial context: where it
 // came from, how big it is and its SHA-256, so that a run's prompt can be
 // audited without storing (or showing) its content by default.
-type ReceiptSection struct {
+type receiptSection struct {
 	ID        string `json:"id"`
 	Source    string `json:"source"`
 	Bytes     int    `json:"bytes"`
@@ -24,18 +24,18 @@ type PromptReceipt struct {
 	Type     string           `json:"type"` // "prompt_receipt"
 	Task     string           `json:"task,omitempty"`
 	Attempt  string           `json:"attempt,omitempty"`
-	Sections []ReceiptSection `json:"sections"`
+	Sections []receiptSection `json:"sections"`
 	// Digest covers every section's id and digest in order: two receipts
 	// with the same Digest describe the same prompt.
 	Digest string `json:"digest"`
 }
 
-func newSection(id, source, content string, truncated bool) ReceiptSection {
+func newSection(id, source, content string, truncated bool) receiptSection {
 	sum := sha256.Sum256([]byte(content))
-	return ReceiptSection{ID: id, Source: source, Bytes: len(content), SHA256: hex.EncodeToString(sum[:]), Truncated: truncated, Content: content}
+	return receiptSection{ID: id, Source: source, Bytes: len(content), SHA256: hex.EncodeToString(sum[:]), Truncated: truncated, Content: content}
 }
 
-func sealReceipt(sections []ReceiptSection) PromptReceipt {
+func sealReceipt(sections []receiptSection) PromptReceipt {
 	h := sha256.New()
 	for _, s := range sections {
 		h.Write([]byte(s.ID))
@@ -46,11 +46,11 @@ func sealReceipt(sections []ReceiptSection) PromptReceipt {
 	return PromptReceipt{V: 1, Type: "prompt_receipt", Sections: sections, Digest: hex.EncodeToString(h.Sum(nil))}
 }
 
-// WithoutContent returns a copy with every section's content removed, the
+// withoutContent returns a copy with every section's content removed, the
 // form recorded in events and shown unless content is asked for.
-func (r PromptReceipt) WithoutContent() PromptReceipt {
+func (r PromptReceipt) withoutContent() PromptReceipt {
 	out := r
-	out.Sections = make([]ReceiptSection, len(r.Sections))
+	out.Sections = make([]receiptSection, len(r.Sections))
 	for i, s := range r.Sections {
 		s.Content = ""
 		out.Sections[i] = s
