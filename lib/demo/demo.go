@@ -18,8 +18,10 @@ type Options struct {
 }
 
 // Demo is a prepared demo workspace with its simulator running: the
-// agent can be started there, by "fluzo-agent run" (RunArgs) or by any
-// launcher that opens the workspace, until Stop.
+// agent can be started there until Stop, headless by "fluzo-agent run"
+// (RunArgs) or behind a launcher by "fluzo-agent serve" (ServeArgs). The
+// agent needs no extra environment: the workspace's .fluzo names the
+// simulator.
 type Demo struct {
 	// Dir is the demo repository; its .fluzo points the agent at Sim.
 	Dir string
@@ -72,6 +74,12 @@ func (d *Demo) RunArgs(json bool) []string {
 	}
 	return args
 }
+
+// ServeArgs are the arguments of "fluzo-agent serve" that own the
+// workspace behind an interactive launcher (a terminal UI speaking the
+// JSONL port). No grant is given: the demo's test command asks for
+// approval, which is the point of showing it interactively.
+func (d *Demo) ServeArgs() []string { return []string{"serve", "--workspace", d.Dir} }
 
 // Stop shuts the simulator down and returns its verdict. The workspace
 // stays for the user to inspect.

@@ -104,7 +104,8 @@ func TestSimulatorIsAChildProcessThatStopsWithItsVerdict(t *testing.T) {
 
 func TestAScenarioTheSimulatorRejectsIsAnErrorAndLeavesNothingRunning(t *testing.T) {
 	_, err := startSimulator(context.Background(), selfAsSim(t), []byte(`{"not": "a scenario"}`))
-	if err == nil || !strings.Contains(err.Error(), "did not start listening") {
+	// The simulator's own complaint is part of the error.
+	if err == nil || !strings.Contains(err.Error(), "did not start listening") || !strings.Contains(err.Error(), "fluzo-sim") {
 		t.Fatalf("want a start error, got %v", err)
 	}
 	_, err = StartSimulator(context.Background(), filepath.Join(t.TempDir(), "no-fluzo-sim"))
@@ -129,6 +130,9 @@ func TestStartPreparesTheWorkspaceAgainstTheRunningSimulator(t *testing.T) {
 		if !strings.Contains(args, want) {
 			t.Errorf("run args %q lack %q", args, want)
 		}
+	}
+	if serve := strings.Join(d.ServeArgs(), " "); serve != "serve --workspace "+dir {
+		t.Errorf("serve args %q", serve)
 	}
 	if _, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t)}); err == nil {
 		t.Fatal("a second demo reused the directory")

@@ -60,8 +60,14 @@ func startSimulator(ctx context.Context, simPath string, scenario []byte) (*Simu
 	defer os.Remove(file)
 	cmd := exec.Command(simPath, "serve", "--scenario", file)
 	cmd.Args[0] = "fluzo-sim"
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its stderr matters only when it cannot start; once it serves, the
+	// demo reports the verdict itself.
+	errs := &tailBuffer{max: 4 << 10}
+	cmd.Stderr = errs
+	// Its own process group keeps the terminal's Ctrl-C for the agent (the
+	// demo stops the simulator after the agent has finished); the parent's
+	// death ends it so that it never outlives a killed demo.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot start the simulator")
@@ -88,8 +94,8 @@ func startSimulator(ctx context.Context, simPath string, scenario []byte) (*Simu
 	for range s.verdict {
 	}
 	_ = s.cmd.Wait()
-	return nil, core.Errorf(core.CodeFailed, "the simulator %s did not start listening", simPath).
-		WithHint("run 'fluzo-sim check' on the scenario, or check fluzo-sim's error above")
+	return nil, core.Errorf(core.CodeFailed, "the simulator %s did not start listening: %s", simPath, strings.TrimSpace(errs.String())).
+		WithHint("check that fluzo-sim is the same version as fluzo (fluzo-sim --version)")
 }
 
 func writeScenario(scenario []byte) (string, error) {
@@ -160,7 +166,7 @@ func (s *Simulator) Stop() (Verdict, error) {
 		_ = s.cmd.Wait()
 		if !ok {
 			s.stopErr = core.Errorf(core.CodeFailed, "the simulator stopped without a verdict").
-				WithHint("check fluzo-sim's error above")
+				WithHint("run 'fluzo-sim serve' by hand to see why it stopped")
 			return
 		}
 		s.stopped = v
@@ -174,3 +180,26 @@ func (s *Simulator) kill() {
 
 // Summary is the verdict's problems in one line.
 func (v Verdict) Summary() string { return strings.Join(v.Problems, "; ") }
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/demo"
 	"github.com/urfave/cli/v3"
 )
@@ -40,9 +41,14 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if c.Args().Len() > 0 {
 		return runner.Usage(c, "demo takes no arguments")
 	}
-	simPath, err := sibling("fluzo-sim")
+	// Both children are looked up before anything is created.
+	simPath, err := findSibling("fluzo-sim")
+	if err == nil {
+		_, err = findSibling("fluzo-agent")
+	}
 	if err != nil {
-		return err
+		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim and fluzo-agent, and one of them is missing: %v", err).
+			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
 	}
 	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath})
 	if err != nil {
