@@ -7,6 +7,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/demo"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -54,13 +55,13 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", d.Dir)
+	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
 	runErr := execSibling(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")))
 	verdict, err := d.Stop()
 	if err != nil {
-		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: %v\n", err)
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: %s\n", termsafe.Line(err.Error()))
 	} else if !verdict.OK {
-		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %s\n", verdict.Summary())
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %s\n", termsafe.Line(verdict.Summary()))
 	}
 	return runErr
 }

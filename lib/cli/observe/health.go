@@ -11,6 +11,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/telemetry"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -141,7 +142,7 @@ func printHealth(w io.Writer, r *healthReport) {
 func dropDetail(s telemetry.SinkHealth) string {
 	var parts []string
 	if s.LastError != "" {
-		parts = append(parts, s.LastError)
+		parts = append(parts, termsafe.Line(s.LastError))
 	}
 	var reasons []string
 	for k, v := range s.Dropped {
