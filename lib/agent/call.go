@@ -61,13 +61,22 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	return nil
 }
 
+// approvalExpecter is an Approver that must know an operation is waiting
+// before its permission.requested event is visible, so that an answer
+// sent as soon as the event is seen is not taken for a stale one.
+type approvalExpecter interface{ expect(PendingApproval) }
+
+// The port answers approvals asynchronously; a silent mismatch here would
+// turn every quick answer into "stale approval".
+var _ approvalExpecter = (*Port)(nil)
+
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
-	p := pendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
-	if e, ok := a.Approver.(interface{ Expect(pendingApproval) }); ok {
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
-		e.Expect(p)
+		e.expect(p)
 	}
 	a.record(ctx, core.EvPermissionRequested, p)
 	if a.Approver == nil {

@@ -50,7 +50,7 @@ func buildInitialContext(ctx context.Context, in contextInput) (initialContext, 
 	if err != nil {
 		return initialContext{}, err
 	}
-	sections := []receiptSection{
+	sections := []ReceiptSection{
 		newSection("runtime", "fluzo-agent", runtimePreamble, false),
 		newSection("workspace", "runtime", "Workspace root: "+in.Root, false),
 		newSection("git_status", "git status --porcelain=v1 --branch", status, truncated),

@@ -15,14 +15,14 @@ type intervention struct {
 	Consumed bool   `json:"consumed"`
 }
 
-// inbox is the ordered intervention queue of one task.
-type inbox struct {
+// Inbox is the ordered intervention queue of one task.
+type Inbox struct {
 	mu    sync.Mutex
 	items []intervention
 }
 
 // queue appends a new intervention and returns it.
-func (b *inbox) queue(text string) intervention {
+func (b *Inbox) queue(text string) intervention {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	in := intervention{ID: core.NewID(core.KindMessage), Text: text}
@@ -32,7 +32,7 @@ func (b *inbox) queue(text string) intervention {
 
 // edit replaces the text of a pending intervention; a consumed one cannot
 // change any more.
-func (b *inbox) edit(id, text string) error {
+func (b *Inbox) edit(id, text string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i := range b.items {
@@ -50,7 +50,7 @@ func (b *inbox) edit(id, text string) error {
 
 // take marks every pending intervention consumed and returns them in
 // queue order.
-func (b *inbox) take() []intervention {
+func (b *Inbox) take() []intervention {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []intervention
@@ -64,7 +64,7 @@ func (b *inbox) take() []intervention {
 }
 
 // list returns a copy of the queue.
-func (b *inbox) list() []intervention {
+func (b *Inbox) list() []intervention {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]intervention{}, b.items...)

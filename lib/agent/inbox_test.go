@@ -3,7 +3,7 @@ package agent
 import "testing"
 
 func TestInboxOrderAndEditUntilConsumed(t *testing.T) {
-	var b inbox
+	var b Inbox
 	a := b.queue("first")
 	c := b.queue("second")
 	if err := b.edit(a.ID, "first, edited"); err != nil {

@@ -43,10 +43,10 @@ func (b budgets) limits() admit.Limits {
 	return l
 }
 
-// approver answers an AskUser decision interactively; a nil approver is
+// Approver answers an AskUser decision interactively; a nil Approver is
 // the headless mode, where AskUser becomes permission_required.
-type approver interface {
-	Approve(ctx context.Context, refs Refs, p pendingApproval) (Decision, error)
+type Approver interface {
+	Approve(ctx context.Context, refs Refs, p PendingApproval) (Decision, error)
 }
 
 // Runner runs tasks in one workspace. The caller (fluzo-agent) has
@@ -58,7 +58,7 @@ type Runner struct {
 	Tools     Tools
 	Policy    Policy
 	Journal   journal
-	Approver  approver
+	Approver  Approver
 	// Emit receives live records (never durable, never an outcome).
 	Emit    func(any)
 	Root    string
@@ -72,7 +72,7 @@ type Runner struct {
 	// Observe is called at decision points; it must not block (Laya).
 	Observe func(point string, data any)
 	// Inbox holds interventions for the running task (nil: none).
-	Inbox *inbox
+	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
 	// ShellTimeout caps each command's run time (harness.shell_timeout_seconds);
@@ -114,15 +114,15 @@ type run struct {
 	msgs      []message
 	steps     stepLimit
 	loops     loopDetector
-	tokens    tokenAccount
+	tokens    TokenAccount
 	budget    *admit.Budget
 	toolCalls int
 	editSeq   int64
 	touched   []string
 	denied    bool
 	summary   string
-	found     []loop
-	pending   *pendingApproval
+	found     []Loop
+	pending   *PendingApproval
 }
 
 // Run executes one task to a recorded outcome and returns its result.

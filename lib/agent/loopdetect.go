@@ -21,9 +21,9 @@ type loopDetector struct {
 	cycles    int
 }
 
-// loop describes a detected loop: the repeated failure and how many
+// Loop describes a detected loop: the repeated failure and how many
 // edit → test → fail cycles ended in it.
-type loop struct {
+type Loop struct {
 	Failure string `json:"failure"`
 	Cycles  int    `json:"cycles"`
 }
@@ -35,7 +35,7 @@ func (d *loopDetector) observeEdit() { d.edited = true }
 // its fingerprint (see failureFingerprint). It returns a loop when this run
 // completes threshold (or a further multiple of threshold) cycles on the
 // same failure, so each streak is reported once per threshold cycles.
-func (d *loopDetector) observeTest(failure string) *loop {
+func (d *loopDetector) observeTest(failure string) *Loop {
 	threshold := d.Threshold
 	if threshold <= 0 {
 		threshold = defaultLoopThreshold
@@ -59,7 +59,7 @@ func (d *loopDetector) observeTest(failure string) *loop {
 		d.cycles++
 	}
 	if d.cycles >= threshold && d.cycles%threshold == 0 {
-		return &loop{Failure: failure, Cycles: d.cycles}
+		return &Loop{Failure: failure, Cycles: d.cycles}
 	}
 	return nil
 }

@@ -124,8 +124,8 @@ type TaskOptions struct {
 	Allow    []string // exact task-scoped grants (--allow)
 	Yolo     bool
 	MaxTurns int // 0 uses harness.max_turns
-	Approver approver
-	Inbox    *inbox
+	Approver Approver
+	Inbox    *Inbox
 	Observe  func(point string, data any)
 	grants   []core.Grant
 	// resuming keeps the task's own verification contract (its command or

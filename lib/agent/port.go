@@ -13,10 +13,10 @@ import (
 	"github.com/josecorral/fluzo/lib/store"
 )
 
-// port is the JSONL application port (fluzo-agent serve): commands in,
+// Port is the JSONL application port (fluzo-agent serve): commands in,
 // acks, errors, events and results out. Acknowledgement is not
 // completion: outcomes arrive as events and a result record.
-type port struct {
+type Port struct {
 	Owner *Owner
 
 	outMu sync.Mutex
@@ -24,7 +24,7 @@ type port struct {
 
 	mu      sync.Mutex
 	running bool
-	inbox   *inbox
+	inbox   *Inbox
 	pending *portApproval
 	yolo    bool
 	wg      sync.WaitGroup
@@ -32,23 +32,23 @@ type port struct {
 
 // portApproval is the one approval a running task waits for.
 type portApproval struct {
-	op       pendingApproval
+	op       PendingApproval
 	answer   chan Decision
 	answered bool
 }
 
 // NewPort returns a port writing to out; pass its Emit as the owner's.
-func NewPort(out io.Writer) *port { return &port{out: json.NewEncoder(out)} }
+func NewPort(out io.Writer) *Port { return &Port{out: json.NewEncoder(out)} }
 
 // Emit writes one record (event, live update, ack, result) as a line.
-func (p *port) Emit(v any) {
+func (p *Port) Emit(v any) {
 	p.outMu.Lock()
 	defer p.outMu.Unlock()
 	p.out.Encode(v)
 }
 
 // Serve reads commands until in ends, then waits for a running task.
-func (p *port) Serve(ctx context.Context, in io.Reader) error {
+func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 	handlers := p.handlers()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
@@ -62,7 +62,7 @@ func (p *port) Serve(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
-func (p *port) handlers() map[string]control.Handler {
+func (p *Port) handlers() map[string]control.Handler {
 	return map[string]control.Handler{
 		"start_task":         p.startTask,
 		"approve":            p.approve,
@@ -96,7 +96,7 @@ type startArgs struct {
 
 // startTask starts one task in the background; its events and result
 // follow on the port.
-func (p *port) startTask(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 	var a startArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -112,14 +112,14 @@ func (p *port) startTask(ctx context.Context, raw []byte) (any, error) {
 
 // launch runs one task in the background; its events and result follow
 // on the port. One task at a time: the owner is the workspace's writer.
-func (p *port) launch(run func(TaskOptions) Result) (any, error) {
+func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running {
 		return nil, core.Errorf(core.CodeWorkspaceBusy, "a task is already running in this workspace").
 			WithHint("wait for its result, or cancel it")
 	}
-	p.running, p.inbox = true, &inbox{}
+	p.running, p.inbox = true, &Inbox{}
 	opts := TaskOptions{Yolo: p.yolo, Approver: p, Inbox: p.inbox}
 	p.wg.Add(1)
 	go func() {
@@ -135,7 +135,7 @@ func (p *port) launch(run func(TaskOptions) Result) (any, error) {
 
 // expect registers the operation about to be announced as waiting for
 // approval, so an answer racing the announcement is not stale.
-func (p *port) expect(op pendingApproval) {
+func (p *Port) expect(op PendingApproval) {
 	p.mu.Lock()
 	p.pending = &portApproval{op: op, answer: make(chan Decision, 1)}
 	p.mu.Unlock()
@@ -143,7 +143,7 @@ func (p *port) expect(op pendingApproval) {
 
 // Approve implements approver: it waits for approve or deny of the
 // expected operation (or cancellation).
-func (p *port) Approve(ctx context.Context, refs Refs, op pendingApproval) (Decision, error) {
+func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
 	p.mu.Lock()
 	pa := p.pending
 	if pa == nil || pa.op.Operation != op.Operation {
@@ -174,7 +174,7 @@ type answerArgs struct {
 
 // take returns the pending approval when it is for operation; an answer
 // for any other operation is stale.
-func (p *port) take(a answerArgs) (*portApproval, error) {
+func (p *Port) take(a answerArgs) (*portApproval, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending == nil || p.pending.answered || p.pending.op.Operation != a.Operation {
@@ -186,7 +186,7 @@ func (p *port) take(a answerArgs) (*portApproval, error) {
 	return p.pending, nil
 }
 
-func (p *port) approve(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func (p *port) approve(ctx context.Context, raw []byte) (any, error) {
 
 // grantForTask stores a task grant for exactly the approved operation
 // (so revoke_grant can end it) and activates it in the running task.
-func (p *port) grantForTask(ctx context.Context, op pendingApproval) (string, error) {
+func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, error) {
 	refs, gate := p.Owner.running(), p.Owner.gate()
 	if gate == nil || refs.Task == "" {
 		return "", core.Errorf(core.CodeInvalidRequest, "the task ended before its approval was answered")
@@ -240,7 +240,7 @@ func orOnce(s string) string {
 	return s
 }
 
-func (p *port) deny(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func (p *port) deny(ctx context.Context, raw []byte) (any, error) {
 	return map[string]any{"operation": a.Operation, "verdict": verdictDeny}, nil
 }
 
-func (p *port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Text string `json:"text"`
@@ -272,7 +272,7 @@ func (p *port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 	return map[string]any{"intervention": in.ID, "state": "queued"}, nil
 }
 
-func (p *port) editIntervention(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Intervention string `json:"intervention"`
@@ -295,7 +295,7 @@ func (p *port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 
 // setYolo switches YOLO for this session: announced on the port, applied
 // to the running task and the next ones, never persisted.
-func (p *port) setYolo(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		On bool `json:"on"`
@@ -319,7 +319,7 @@ func (p *port) setYolo(ctx context.Context, raw []byte) (any, error) {
 }
 
 // tasks lists the workspace's tasks, oldest session first.
-func (p *port) tasks(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) tasks(ctx context.Context, raw []byte) (any, error) {
 	var a struct{ core.Command }
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err

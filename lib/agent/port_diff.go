@@ -27,7 +27,7 @@ func (t *activeTask) liveDiff(task string) func(context.Context, []string) (json
 // diff answers a task's diff summary: computed now against the task's
 // baseline while it runs ("live":true; no attribution of who wrote a
 // path), otherwise the summary recorded when its last attempt ended.
-func (p *port) diff(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) diff(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Task string `json:"task"`

@@ -19,7 +19,7 @@ import (
 // "after" (a cursor from an earlier snapshot or page) the ack also holds
 // the first page of events committed since, for a client resuming a
 // subscription.
-func (p *port) subscribe(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) subscribe(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		After *int64 `json:"after,omitempty"`
@@ -68,7 +68,7 @@ type eventsArgs struct {
 }
 
 // events returns one bounded page of stored events in commit order.
-func (p *port) events(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) events(ctx context.Context, raw []byte) (any, error) {
 	var a eventsArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func checkPaging(limit int, after *int64) error {
 }
 
 // task returns one task with its attempts and their operations.
-func (p *port) task(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) task(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Task string `json:"task"`
@@ -135,7 +135,7 @@ func (p *port) task(ctx context.Context, raw []byte) (any, error) {
 
 // settings returns the effective configuration with provenance (it holds
 // no credentials: .fluzo only references them).
-func (p *port) settings(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) settings(ctx context.Context, raw []byte) (any, error) {
 	var a struct{ core.Command }
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (p *port) settings(ctx context.Context, raw []byte) (any, error) {
 }
 
 // capacity returns the model/pool admission state of this process.
-func (p *port) capacity(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) capacity(ctx context.Context, raw []byte) (any, error) {
 	var a struct{ core.Command }
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func (p *port) capacity(ctx context.Context, raw []byte) (any, error) {
 
 // revokeGrant ends a grant of the running task: it no longer matches, and
 // the revocation is recorded.
-func (p *port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Grant string `json:"grant"`
@@ -185,7 +185,7 @@ func (p *port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 }
 
 // resume starts a new attempt of an interrupted or blocked task.
-func (p *port) resume(ctx context.Context, raw []byte) (any, error) {
+func (p *Port) resume(ctx context.Context, raw []byte) (any, error) {
 	var a struct {
 		core.Command
 		Task     string   `json:"task"`
@@ -212,7 +212,7 @@ func (p *port) resume(ctx context.Context, raw []byte) (any, error) {
 	})
 }
 
-func (p *port) allTasks(ctx context.Context) ([]core.Task, error) {
+func (p *Port) allTasks(ctx context.Context) ([]core.Task, error) {
 	sessions, err := p.Owner.Store.ListSessions(ctx)
 	if err != nil {
 		return nil, err

@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 )
 
-// receiptSection describes one section of the initial context: where it
+// ReceiptSection describes one section of the initial context: where it
 // came from, how big it is and its SHA-256, so that a run's prompt can be
 // audited without storing (or showing) its content by default.
-type receiptSection struct {
+type ReceiptSection struct {
 	ID        string `json:"id"`
 	Source    string `json:"source"`
 	Bytes     int    `json:"bytes"`
@@ -24,18 +24,18 @@ type PromptReceipt struct {
 	Type     string           `json:"type"` // "prompt_receipt"
 	Task     string           `json:"task,omitempty"`
 	Attempt  string           `json:"attempt,omitempty"`
-	Sections []receiptSection `json:"sections"`
+	Sections []ReceiptSection `json:"sections"`
 	// Digest covers every section's id and digest in order: two receipts
 	// with the same Digest describe the same prompt.
 	Digest string `json:"digest"`
 }
 
-func newSection(id, source, content string, truncated bool) receiptSection {
+func newSection(id, source, content string, truncated bool) ReceiptSection {
 	sum := sha256.Sum256([]byte(content))
-	return receiptSection{ID: id, Source: source, Bytes: len(content), SHA256: hex.EncodeToString(sum[:]), Truncated: truncated, Content: content}
+	return ReceiptSection{ID: id, Source: source, Bytes: len(content), SHA256: hex.EncodeToString(sum[:]), Truncated: truncated, Content: content}
 }
 
-func sealReceipt(sections []receiptSection) PromptReceipt {
+func sealReceipt(sections []ReceiptSection) PromptReceipt {
 	h := sha256.New()
 	for _, s := range sections {
 		h.Write([]byte(s.ID))
@@ -50,7 +50,7 @@ func sealReceipt(sections []receiptSection) PromptReceipt {
 // form recorded in events and shown unless content is asked for.
 func (r PromptReceipt) withoutContent() PromptReceipt {
 	out := r
-	out.Sections = make([]receiptSection, len(r.Sections))
+	out.Sections = make([]ReceiptSection, len(r.Sections))
 	for i, s := range r.Sections {
 		s.Content = ""
 		out.Sections[i] = s

@@ -22,14 +22,14 @@ type Result struct {
 	Verification Verdict          `json:"verification"`
 	Diff         json.RawMessage  `json:"diff,omitempty"`
 	Summary      string           `json:"summary,omitempty"`
-	Loops        []loop           `json:"loops,omitempty"`
-	Usage        tokenAccount     `json:"usage"`
+	Loops        []Loop           `json:"loops,omitempty"`
+	Usage        TokenAccount     `json:"usage"`
 	Error        *core.Error      `json:"error,omitempty"`
-	Pending      *pendingApproval `json:"pending,omitempty"`
+	Pending      *PendingApproval `json:"pending,omitempty"`
 }
 
-// pendingApproval names the operation a headless run stopped at.
-type pendingApproval struct {
+// PendingApproval names the operation a headless run stopped at.
+type PendingApproval struct {
 	Operation string          `json:"operation"`
 	Tool      string          `json:"tool"`
 	Args      json.RawMessage `json:"args"`
@@ -39,11 +39,11 @@ type pendingApproval struct {
 // ExitCode maps the result to the shared exit-code table.
 func (r Result) ExitCode() int { return core.ExitFor(core.Code(r.Status)) }
 
-// tokenAccount sums the tokens of a task's requests. Unknown stays
+// TokenAccount sums the tokens of a task's requests. Unknown stays
 // unknown: Input and Output sum only reported usage and are null (not
 // zero) when no request reported any; Unknown counts requests that
 // reported none, whose local estimate is in Estimated.
-type tokenAccount struct {
+type TokenAccount struct {
 	Input     *int64 `json:"input"`
 	Output    *int64 `json:"output"`
 	Estimated int64  `json:"estimated"`
@@ -60,7 +60,7 @@ func addTo(sum **int64, n int64) {
 
 // add records one response's usage for the result (the budget itself is
 // charged by admit.Budget).
-func (a *tokenAccount) add(r modelResponse) {
+func (a *TokenAccount) add(r modelResponse) {
 	a.Requests++
 	charged := int64(0)
 	if r.Usage.Input != nil && r.Usage.Output != nil {
@@ -83,7 +83,7 @@ func (a *tokenAccount) add(r modelResponse) {
 // usage is unknown, so it counts as a request without usage. charged is
 // what the budget kept for it (nothing when the server answered with an
 // error, the whole reservation when it may have processed the request).
-func (a *tokenAccount) failed(charged int64) {
+func (a *TokenAccount) failed(charged int64) {
 	a.Requests++
 	a.Unknown++
 	a.Estimated += charged

@@ -12,7 +12,7 @@ import (
 // Invariant 12: unknown usage is shown as unknown, never as zero.
 func TestTokenAccountKeepsUnknownUsageUnknown(t *testing.T) {
 	est := int64(100)
-	var a tokenAccount
+	var a TokenAccount
 	a.add(modelResponse{Estimate: usage{Input: &est}})
 	out, _ := json.Marshal(a)
 	if !strings.Contains(string(out), `"input":null`) || !strings.Contains(string(out), `"output":null`) ||

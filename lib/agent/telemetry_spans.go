@@ -192,7 +192,7 @@ func (a *run) tracedEvaluate(ctx context.Context, tool string, args json.RawMess
 }
 
 // tracedApprove waits for the user's answer inside fluzo.approval.
-func (a *run) tracedApprove(ctx context.Context, p pendingApproval) (Decision, error) {
+func (a *run) tracedApprove(ctx context.Context, p PendingApproval) (Decision, error) {
 	rt := a.Telemetry.runtime()
 	ctx, s := rt.StartApproval(ctx, p.Tool)
 	d, err := a.Approver.Approve(ctx, a.refs, p)

@@ -302,7 +302,7 @@ func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
 // fixedApprover stands in for the person answering an approval prompt.
 type fixedApprover struct{ d Decision }
 
-func (f fixedApprover) Approve(context.Context, Refs, pendingApproval) (Decision, error) {
+func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision, error) {
 	return f.d, nil
 }
 
@@ -311,7 +311,7 @@ func (f fixedApprover) Approve(context.Context, Refs, pendingApproval) (Decision
 func TestApprovalIsASpanAndAUserPermissionOutcome(t *testing.T) {
 	tel, rcv := exportingTelemetry(t)
 	a := &run{Runner: &Runner{Telemetry: tel, Approver: fixedApprover{Decision{Verdict: verdictAllow, Rule: "user"}}}, refs: Refs{Task: "tsk_x"}}
-	d, err := a.tracedApprove(context.Background(), pendingApproval{Operation: "op_x", Tool: "shell"})
+	d, err := a.tracedApprove(context.Background(), PendingApproval{Operation: "op_x", Tool: "shell"})
 	if err != nil || d.Verdict != verdictAllow {
 		t.Fatalf("approve: %+v %v", d, err)
 	}
