@@ -38,8 +38,6 @@ func lines(n int, f string) string {
 	return b.String()
 }
 
-func exitCode(n int) *int { return &n }
-
 // fixtures: one or more per card kind — ok, collapsed past ten rows,
 // failed, truncated, running, waiting, denied, unknown, undecodable, and
 // hostile text in paths, argv and output.

@@ -45,8 +45,16 @@ func AmbiguousWide() bool { return uniseg.EastAsianAmbiguousWidth == 2 }
 // Width is the one cell-width function of the TUI: the number of terminal
 // cells s occupies when drawn from column 0 through this package. Grapheme
 // clusters are measured by rivo/uniseg (the library tcell draws with); a
-// tab advances to the next TabWidth stop; a control character counts as
-// the one-cell Replacement it is drawn as.
+// tab advances to the next TabWidth stop; a control character or invalid
+// UTF-8 counts as the one-cell Replacement it is drawn as.
+//
+// Under RUNEWIDTH_EASTASIAN=1 (see AmbiguousWide) every East-Asian
+// Ambiguous glyph measures two cells — Width("…") is 2, and so are the
+// reference's •, │, ●, ×, ─ and the half blocks — exactly as tcell then
+// draws them. Wrap and Truncate count them so and a one-cell column
+// shows such a glyph as Replacement; views must measure their glyphs with
+// Width rather than assume one cell. CJK is two cells and combining marks
+// and ZWJ sequences join their cluster in either mode.
 func Width(s string) int {
 	if isPlainASCII(s) {
 		return len(s)
