@@ -250,3 +250,11 @@ func TestHighlightCacheIsBounded(t *testing.T) {
 		t.Errorf("cache holds %d bytes in %d entries (%d in order)", hlCache.bytes, len(hlCache.byKey), hlCache.order.Len())
 	}
 }
+
+// Render is given raw text and escapes exactly once.
+func TestRawInputEscapedOnce(t *testing.T) {
+	got := text.DumpText(Render("a\x1b[31m b\u202ec", 40, Options{}).Lines)
+	if got != `a\x1b[31m b\u202ec`+"\n" {
+		t.Errorf("got %q", got)
+	}
+}
