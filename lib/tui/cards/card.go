@@ -43,6 +43,8 @@ type card struct {
 	label   string      // state in words when the icon alone would not say it
 	tool    string      // title: the tool
 	subject string      // title: what it acted on, one line, sanitized
+	// subjectCut marks a subject that is only the first line (a script).
+	subjectCut bool
 	meta    []string    // title: short facts (counts, exit code, duration)
 	details []text.Line // muted rows under the title (cwd, timeout)
 	body    []text.Line // the content, one logical line each
