@@ -63,7 +63,7 @@ func (r *Renderer) Render(src string, width int) Result {
 		if i < len(r.prev) && r.prev[i].key == key {
 			c = r.prev[i].chunk
 		} else {
-			c = b.block(n, width)
+			c = compact(b.block(n, width))
 		}
 		next = append(next, cachedBlock{key: key, chunk: c})
 		if i > 0 {
@@ -185,4 +185,41 @@ func referenceSignature(ctx parser.Context) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// compact gives a chunk's rows their own copy of their text. Spans out of
+// the wrapper share the message string they were cut from, and a streamed
+// message is a new string after every delta: a cached block would keep
+// the whole message as it was when the block was laid out alive, and a
+// long message, all its versions. One copy per block when it is laid out
+// keeps what is cached proportional to what is shown.
+func compact(c chunk) chunk {
+	n, spans := 0, 0
+	for _, l := range c.lines {
+		spans += len(l)
+		for _, sp := range l {
+			n += len(sp.Text)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range c.lines {
+		for _, sp := range l {
+			b.WriteString(sp.Text)
+		}
+	}
+	all := b.String()
+	pool := make([]text.Span, 0, spans)
+	lines := make([]text.Line, len(c.lines))
+	off := 0
+	for i, l := range c.lines {
+		start := len(pool)
+		for _, sp := range l {
+			sp.Text = all[off : off+len(sp.Text)]
+			off += len(sp.Text)
+			pool = append(pool, sp)
+		}
+		lines[i] = pool[start:len(pool):len(pool)]
+	}
+	return chunk{lines: lines, blocks: c.blocks}
 }
