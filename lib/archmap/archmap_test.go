@@ -90,12 +90,16 @@ func TestCheckersReportEachKindOfDrift(t *testing.T) {
 		"lib/tui/view":      {"lib/observe", "lib/tui/text"},
 		"lib/tui/text":      {"lib/termsafe"},
 		"lib/tools/confine": {"lib/core"},
+		"cmd/fluzo-agent":   {"lib/cli/agent"},
+		"lib/cli/agent":     {"lib/agent"},
+		"lib/agent":         {"lib/sim"},
 	}
 	want := []string{
 		"lib/core must import nothing from Fluzo, but imports lib/store",
 		"lib/tui/view reaches lib/store (lib/tui/view → lib/observe → lib/store)",
 		"lib/observe imports lib/cli/runner: the library never depends on a command tree",
 		"cmd/fluzo must import exactly its lib/cli package",
+		"cmd/fluzo-agent links lib/sim (cmd/fluzo-agent → lib/cli/agent → lib/agent → lib/sim)",
 	}
 	got := strings.Join(LayeringViolations(g), "\n")
 	for _, w := range want {

@@ -14,6 +14,10 @@ var Leaves = []string{"lib/core", "lib/termsafe"}
 // through another package: the TUI sees only the port's records.
 var TUIForbidden = []string{"lib/agent", "lib/store", "lib/provider", "lib/sim", "lib/tools"}
 
+// RuntimeBinary must never link the simulator: a test double in the
+// runtime could answer for a real model.
+const RuntimeBinary, Simulator = "cmd/fluzo-agent", "lib/sim"
+
 // LayeringViolations checks the rules of docs/ARCHITECTURE.md "Layering"
 // that hold whatever the code map says. Each violation says what to fix.
 func LayeringViolations(g Graph) []string {
@@ -36,6 +40,11 @@ func LayeringViolations(g Graph) []string {
 				if Under(imp, "lib/cli") {
 					out = append(out, fmt.Sprintf("%s imports %s: the library never depends on a command tree; move what it needs out of lib/cli", pkg, imp))
 				}
+			}
+		}
+		if pkg == RuntimeBinary {
+			if chain := g.Path(pkg, Simulator); chain != nil {
+				out = append(out, fmt.Sprintf("%s links %s (%s): the runtime never contains the simulator; talk to fluzo-sim across a process boundary (lib/demo)", pkg, Simulator, strings.Join(chain, " → ")))
 			}
 		}
 		if strings.HasPrefix(pkg, "cmd/") {
