@@ -44,13 +44,12 @@ type Snapshot struct {
 // are fingerprinted through the confined root, so protected or escaping
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
-	env := gitx.Env(baseEnv)
-	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"), env)
+	status, err := gitx.Output(ctx, root.Dir(), baseEnv, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
 	}
-	head, _ := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "rev-parse", "--verify", "-q", "HEAD"), env)
+	head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
 	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{}}
 	for _, rec := range strings.Split(string(status), "\x00") {
 		if len(rec) < 4 {
