@@ -20,6 +20,9 @@ import (
 const (
 	Absent     = "absent"
 	Unreadable = "unreadable"
+	// SymlinkPrefix starts the fingerprint of a symlink: the SHA-256 of
+	// its target text follows.
+	SymlinkPrefix = "symlink:"
 )
 
 // Entry is one changed path: git's two status letters (index, worktree;
@@ -62,12 +65,25 @@ func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapsh
 	return snap, nil
 }
 
+// fingerprint identifies the working-tree state of the path git listed,
+// read through the confinement root without following any symlink: a
+// link is fingerprinted by its target text, so a file swapped for a link
+// after the listing is never read through it, and a FIFO or device is
+// refused from its O_PATH handle without blocking.
 func fingerprint(root *confine.Root, p string) string {
-	f, _, err := root.OpenRead(p)
-	if err != nil {
-		if core.CodeOf(err) == core.CodeNotFound {
-			return Absent
+	f, _, err := root.OpenNoFollow(p)
+	switch core.CodeOf(err) {
+	case "":
+	case core.CodeNotFound:
+		return Absent
+	case confine.CodeSymlink:
+		target, err := root.Readlink(p)
+		if err != nil {
+			return Unreadable
 		}
+		sum := sha256.Sum256([]byte(target))
+		return SymlinkPrefix + hex.EncodeToString(sum[:])
+	default:
 		return Unreadable
 	}
 	defer f.Close()
