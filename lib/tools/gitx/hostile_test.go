@@ -230,3 +230,44 @@ func TestFilterDriversListsIncludedDrivers(t *testing.T) {
 		t.Fatalf("FilterDrivers = %v", got)
 	}
 }
+
+// TestSubmodulesAreNotEntered: a submodule's own configuration (which the
+// listing of the superproject's does not cover) defines a filter, and the
+// superproject asks git to look inside it (ignore = none). Through gitx,
+// status and diff stay out of the submodule; plain git enters it.
+func TestSubmodulesAreNotEntered(t *testing.T) {
+	base := t.TempDir()
+	sentinels := filepath.Join(base, "sentinels")
+	must(t, os.Mkdir(sentinels, 0o755))
+	helper := filepath.Join(base, "helper.sh")
+	must(t, os.WriteFile(helper, []byte("#!/bin/sh\ntouch \""+sentinels+"/$1\"\nexec cat\n"), 0o755))
+	lib, super := filepath.Join(base, "lib"), filepath.Join(base, "super")
+	plainGit(t, base, "init", "-q", "-b", "main", lib)
+	must(t, os.WriteFile(filepath.Join(lib, ".gitattributes"), []byte("* filter=sub\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(lib, "x.txt"), []byte("x\n"), 0o644))
+	plainGit(t, lib, "add", "-A")
+	plainGit(t, lib, "commit", "-qm", "lib")
+	plainGit(t, base, "init", "-q", "-b", "main", super)
+	plainGit(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	plainGit(t, super, "commit", "-qm", "super")
+	plainGit(t, super, "config", "submodule.lib.ignore", "none")
+	plainGit(t, filepath.Join(super, "lib"), "config", "filter.sub.clean", helper+" submodule-clean")
+	stir := func() {
+		when := time.Now().Add(-time.Duration(time.Now().UnixNano()%1000+1) * time.Minute)
+		must(t, os.Chtimes(filepath.Join(super, "lib", "x.txt"), when, when))
+	}
+	for _, sub := range [][]string{{"status", "--porcelain=v1"}, {"diff"}} {
+		stir()
+		if _, err := Output(t.Context(), super, os.Environ(), sub...); err != nil {
+			t.Fatal(err)
+		}
+		if ran, _ := os.ReadDir(sentinels); len(ran) > 0 {
+			t.Fatalf("git %v entered the submodule and ran its filter", sub)
+		}
+	}
+	stir()
+	plainGitCmd(super, "status").Run()
+	if _, err := os.Stat(filepath.Join(sentinels, "submodule-clean")); err != nil {
+		t.Fatal("plain git status did not run the submodule's filter; the test proves nothing")
+	}
+}
