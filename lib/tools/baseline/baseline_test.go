@@ -61,7 +61,14 @@ func TestCaptureFollowsNoLinkAndSurvivesAFIFO(t *testing.T) {
 
 	done := make(chan *Snapshot, 1)
 	go func() {
-		snap, err := CaptureDir(context.Background(), dir, os.Environ())
+		root, err := confine.Open(dir, "")
+		if err != nil {
+			t.Error(err)
+			done <- nil
+			return
+		}
+		defer root.Close()
+		snap, err := Capture(context.Background(), root, os.Environ())
 		if err != nil {
 			t.Error(err)
 		}
