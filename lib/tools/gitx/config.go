@@ -26,7 +26,7 @@ func configKeys(ctx context.Context, dir string, env []string) ([]string, error)
 		return nil, err
 	}
 	if res.ExitCode != 0 {
-		return nil, core.Errorf(CodeUnsafeConfig, "cannot list the git configuration of %s: %s", dir, res.Stderr).
+		return nil, core.Errorf(core.CodeConfigurationRequired, "cannot list the git configuration of %s: %s", dir, res.Stderr).
 			WithHint("fix the repository's configuration (git config --list shows the error); git is not run until its helpers can be listed")
 	}
 	var keys []string

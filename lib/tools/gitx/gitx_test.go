@@ -3,6 +3,8 @@ package gitx
 import (
 	"strings"
 	"testing"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 func TestEnvDropsRedirectionsAndDisablesPrompts(t *testing.T) {
@@ -31,6 +33,15 @@ func TestPreparePutsHardeningBeforeTheSubcommand(t *testing.T) {
 	for _, kv := range []string{"core.fsmonitor=false", "core.hooksPath=/dev/null", "diff.external=", "credential.helper="} {
 		if !strings.Contains(joined, "-c "+kv+" ") {
 			t.Errorf("missing -c %s in %s", kv, joined)
+		}
+	}
+}
+
+func TestTopLevelOutsideARepositoryAndInAMissingDirectory(t *testing.T) {
+	for _, dir := range []string{t.TempDir(), t.TempDir() + "/missing"} {
+		_, err := TopLevel(t.Context(), dir, nil)
+		if core.CodeOf(err) != core.CodeConfigurationRequired || !strings.Contains(err.Error(), "not inside a git working tree") {
+			t.Errorf("TopLevel(%s) = %v", dir, err)
 		}
 	}
 }
