@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -107,7 +106,7 @@ func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) 
 // outcome commits the result, bounds what enters the context, and feeds
 // loop detection.
 func (a *run) outcome(ctx context.Context, op string, call ToolCall, out ToolOutcome) error {
-	body, _ := json.Marshal(out)
+	body, _ := core.MarshalVerbatim(out)
 	art := ""
 	limit := orDefault(a.ToolContextMaxBytes, DefaultToolContextMaxBytes)
 	if len(body) > limit {

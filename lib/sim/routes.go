@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 const maxRequestBody = 16 << 20
@@ -120,7 +121,7 @@ func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	raw, _ := json.Marshal(v)
+	raw, _ := core.MarshalVerbatim(v)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(raw, '\n'))
