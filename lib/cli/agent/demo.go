@@ -34,6 +34,9 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if !c.Bool("headless") {
 		return runner.Usage(c, "the interactive demo needs the terminal UI, which is not part of this build; run 'fluzo demo --headless'")
 	}
+	if err := checkDemoToolchain(ctx, os.Environ()); err != nil {
+		return err
+	}
 	dir := c.String("dir")
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "fluzo-demo-")
