@@ -37,14 +37,14 @@ func TestManPage(t *testing.T) {
 }
 
 func TestCompletionScriptsKnowNestedCommands(t *testing.T) {
-	bash := Bash(sample())
+	bash := Completion{Root: sample()}.Bash()
 	if !strings.Contains(bash, `"/history/purge") words="--yes --help"`) || !strings.Contains(bash, `"/history") words="purge --help"`) {
 		t.Errorf("bash script misses nested words:\n%s", bash)
 	}
-	if z := Zsh(sample()); !strings.Contains(z, "#compdef fluzo-x") || strings.Contains(z, "local path") {
+	if z := (Completion{Root: sample()}).Zsh(); !strings.Contains(z, "#compdef fluzo-x") || strings.Contains(z, "local path") {
 		t.Errorf("zsh script wrong:\n%s", z)
 	}
-	fish := Fish(sample())
+	fish := Completion{Root: sample()}.Fish()
 	if !strings.Contains(fish, "-a 'purge' -d 'delete sessions'") || !strings.Contains(fish, "-d 'read FILE first'") {
 		t.Errorf("fish script misses entries:\n%s", fish)
 	}
