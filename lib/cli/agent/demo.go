@@ -20,7 +20,10 @@ tests) into a fresh git repository, starts the model simulator in process with
 the bundled scenario, and runs the agent with the one grant the scenario needs
 (exec:cargo test). The agent reproduces the failure, reads and edits the
 implementation, reruns the tests, and the runtime reruns cargo test itself
-before declaring the task completed. Needs cargo; uses no network.`,
+before declaring the task completed. Needs cargo; uses no network. Before
+anything else it runs cargo --version in the environment the tools give their
+children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see fluzo-tool(1),
+ENVIRONMENT) and, when that fails, says which variable and path are at fault.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI (required in this release)"},
 			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (new or empty; default: a temporary directory)"},
