@@ -25,8 +25,8 @@ func TestDrawsIntoATcellScreen(t *testing.T) {
 	Wordmark(want, 0, 0, th, f)
 	for r := range Height {
 		for x := range Width {
-			primary, _, style, width := s.GetContent(3+x, 1+r)
-			if primary != want.glyphs[r*Width+x] || style != want.style(x, r) || width != 1 {
+			primary, style, width := s.Get(3+x, 1+r)
+			if primary != string(want.glyphs[r*Width+x]) || style != want.style(x, r) || width != 1 {
 				t.Fatalf("cell (%d,%d): %q %s width %d; want %q %s", x, r, primary, theme.DescribeStyle(style), width,
 					want.glyphs[r*Width+x], theme.DescribeStyle(want.style(x, r)))
 			}
