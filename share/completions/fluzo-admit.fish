@@ -2,6 +2,7 @@
 function __fluzo_admit_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,27 +18,43 @@ function __fluzo_admit_path
     switch "$p/$w"
       case '@/check'
         set p '@/check'
+        set n 0
       case '@/config'
         set p '@/config'
+        set n 0
       case '@/config/validate'
         set p '@/config/validate'
+        set n 0
       case '@/config/show'
         set p '@/config/show'
+        set n 0
       case '@/config/init'
         set p '@/config/init'
+        set n 0
       case '@/config/set'
         set p '@/config/set'
+        set n 0
       case '@/config/schema'
         set p '@/config/schema'
+        set n 0
       case '@/lock'
         set p '@/lock'
+        set n 0
       case '@/lock/status'
         set p '@/lock/status'
+        set n 0
       case '@/lock/hold'
         set p '@/lock/hold'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_admit_ids
   set -l ws
@@ -74,11 +91,32 @@ complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config\'' -a 'init' 
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config\'' -a 'set' -d 'change one setting in the file, keeping comments and every other key'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config\'' -a 'schema' -d 'print the settings registry as JSON lines'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/validate\'' -l json -d 'print each problem as a JSON line ({"v":1,"type":"diagnostic",...})'
-complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/validate\'' -r -F
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/validate\'; and test (__fluzo_admit_path --args) = 0' -r -F
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l effective -d 'include every setting, defaults too'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l provenance -d 'say where each value comes from (file:line, default, cli)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l json -d 'print JSON lines ({"v":1,"type":"setting",...})'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/init\'' -l force -d 'replace an existing file, keeping a backup'
-complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = agent.runtime' -x -a 'native'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = decision.enabled' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = decision.mode' -x -a 'shadow'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.credentials' -x -a 'deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.destructive_commands' -x -a 'ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.filesystem' -x -a 'workspace'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.git_commit' -x -a 'allow ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.git_push' -x -a 'allow ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.shell' -x -a 'allow ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.tool_network' -x -a 'allow ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = storage.auto_expire' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.archive_enabled' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.capture_content' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.export_enabled' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.otlp_protocol' -x -a 'http/protobuf'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tools.shell.stdin' -x -a 'closed'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.dev_menu' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.flags.render_diagnostics' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'

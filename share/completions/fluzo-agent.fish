@@ -2,6 +2,7 @@
 function __fluzo_agent_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,25 +18,40 @@ function __fluzo_agent_path
     switch "$p/$w"
       case '@/run'
         set p '@/run'
+        set n 0
       case '@/resume'
         set p '@/resume'
+        set n 0
       case '@/serve'
         set p '@/serve'
+        set n 0
       case '@/demo'
         set p '@/demo'
+        set n 0
       case '@/debug'
         set p '@/debug'
+        set n 0
       case '@/debug/prompt'
         set p '@/debug/prompt'
+        set n 0
       case '@/status'
         set p '@/status'
+        set n 0
       case '@/cancel'
         set p '@/cancel'
+        set n 0
       case '@/kill'
         set p '@/kill'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_agent_ids
   set -l ws
@@ -82,7 +98,7 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l no-veri
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l yolo -d 'approve what would ask, for this attempt only'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l json -d 'print every event and live update as JSON lines'
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting, KEY=VALUE (repeatable)'
@@ -93,10 +109,10 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug\'' -a 'prompt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l show-content -d 'include each section\'s text'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l json -d 'print the receipt as one JSON record'
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/status\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/cancel\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/cancel\'' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/cancel\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l yes -d 'confirm the force stop'
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'

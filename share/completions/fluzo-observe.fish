@@ -2,6 +2,7 @@
 function __fluzo_observe_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,25 +18,40 @@ function __fluzo_observe_path
     switch "$p/$w"
       case '@/replay'
         set p '@/replay'
+        set n 0
       case '@/diag'
         set p '@/diag'
+        set n 0
       case '@/eval'
         set p '@/eval'
+        set n 0
       case '@/eval/export'
         set p '@/eval/export'
+        set n 0
       case '@/eval/label'
         set p '@/eval/label'
+        set n 0
       case '@/eval/report'
         set p '@/eval/report'
+        set n 0
       case '@/health'
         set p '@/health'
+        set n 0
       case '@/probe'
         set p '@/probe'
+        set n 0
       case '@/purge'
         set p '@/purge'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_observe_ids
   set -l ws
@@ -64,10 +80,10 @@ complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'probe' -d
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -a 'purge' -d 'remove the local telemetry archive (--local --dry-run or --local --yes)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the nearest directory upwards holding .fluzodrive or .fluzo)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/replay\'' -l json -d 'print one replay.step JSON record per line'
-complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/replay\'' -x -a '(__fluzo_observe_ids tasks)'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/replay\'; and test (__fluzo_observe_path --args) = 0' -x -a '(__fluzo_observe_ids tasks)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -l json -d 'print one observe.diag JSON record'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -l spans -d 'also list the task\'s archived spans as trees, with timing and outcome'
-complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'' -x -a '(__fluzo_observe_ids tasks)'
+complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/diag\'; and test (__fluzo_observe_path --args) = 0' -x -a '(__fluzo_observe_ids tasks)'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval\'' -a 'export' -d 'print a versioned, sanitized dataset of Laya observations as JSONL'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval\'' -a 'label' -d 'record a human label for a Laya observation'
 complete -c fluzo-observe -n 'test (__fluzo_observe_path) = \'@/eval\'' -a 'report' -d 'summarise Laya observations: coverage, unlabelled agreement, labelled accuracy'

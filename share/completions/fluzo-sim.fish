@@ -2,6 +2,7 @@
 function __fluzo_sim_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,13 +18,22 @@ function __fluzo_sim_path
     switch "$p/$w"
       case '@/serve'
         set p '@/serve'
+        set n 0
       case '@/verify'
         set p '@/verify'
+        set n 0
       case '@/check'
         set p '@/check'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_sim_ids
   set -l ws
@@ -51,4 +61,4 @@ complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/serve\'' -l scenario -r 
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/serve\'' -l addr -r -d 'loopback listen ADDRESS'
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/verify\'' -l url -r -d 'the simulator\'s URL from its listening record'
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/verify\'' -l stop -d 'also shut the simulator down'
-complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/check\'' -r -F
+complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/check\'; and test (__fluzo_sim_path --args) = 0' -r -F

@@ -2,6 +2,7 @@
 function __fluzo_store_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,29 +18,46 @@ function __fluzo_store_path
     switch "$p/$w"
       case '@/init'
         set p '@/init'
+        set n 0
       case '@/events'
         set p '@/events'
+        set n 0
       case '@/sessions'
         set p '@/sessions'
+        set n 0
       case '@/tasks'
         set p '@/tasks'
+        set n 0
       case '@/show'
         set p '@/show'
+        set n 0
       case '@/history'
         set p '@/history'
+        set n 0
       case '@/history/list'
         set p '@/history/list'
+        set n 0
       case '@/history/purge'
         set p '@/history/purge'
+        set n 0
       case '@/check'
         set p '@/check'
+        set n 0
       case '@/stats'
         set p '@/stats'
+        set n 0
       case '@/fixture'
         set p '@/fixture'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_store_ids
   set -l ws
@@ -84,7 +102,7 @@ complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/tasks\'' -l session 
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/tasks\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/tasks\'' -l ids -d 'print only the ids, one a line (what shell completion reads)'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/show\'' -l json -d 'print JSON Lines instead of aligned text'
-complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/show\'' -x -a '(__fluzo_store_ids tasks)'
+complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/show\'; and test (__fluzo_store_path --args) = 0' -x -a '(__fluzo_store_ids tasks)'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/history\'' -a 'list' -d 'list stored sessions with their sizes'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/history\'' -a 'purge' -d 'delete one session, or every session of this repository, with exclusively owned artifacts'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/history/list\'' -l json -d 'print JSON Lines instead of aligned text'

@@ -2,6 +2,7 @@
 function __fluzo_tool_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,17 +18,28 @@ function __fluzo_tool_path
     switch "$p/$w"
       case '@/serve'
         set p '@/serve'
+        set n 0
       case '@/call'
         set p '@/call'
+        set n 0
       case '@/schema'
         set p '@/schema'
+        set n 0
       case '@/baseline'
         set p '@/baseline'
+        set n 0
       case '@/diff'
         set p '@/diff'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_tool_ids
   set -l ws
@@ -66,7 +78,7 @@ complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l env -r -d '
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l args -r -d 'tool arguments as a JSON object, or - to read them from stdin'
-complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'; and test (__fluzo_tool_path --args) = 0' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/baseline\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/diff\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/diff\'' -l baseline -r -d 'baseline record written by \'fluzo-tool baseline\''

@@ -149,6 +149,31 @@ _fluzo() {
       "/observe/diag") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
     esac
   fi
+  if [[ $cur != -* && $n -eq 1 ]]; then
+    case "$p ${COMP_WORDS[COMP_CWORD-1]}" in
+      "/admit/config/set agent.runtime") COMPREPLY=($(compgen -W "native" -- "$cur")); return ;;
+      "/admit/config/set decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set decision.mode") COMPREPLY=($(compgen -W "shadow" -- "$cur")); return ;;
+      "/admit/config/set policy.credentials") COMPREPLY=($(compgen -W "deny" -- "$cur")); return ;;
+      "/admit/config/set policy.destructive_commands") COMPREPLY=($(compgen -W "ask deny" -- "$cur")); return ;;
+      "/admit/config/set policy.filesystem") COMPREPLY=($(compgen -W "workspace" -- "$cur")); return ;;
+      "/admit/config/set policy.git_commit") COMPREPLY=($(compgen -W "allow ask deny" -- "$cur")); return ;;
+      "/admit/config/set policy.git_push") COMPREPLY=($(compgen -W "allow ask deny" -- "$cur")); return ;;
+      "/admit/config/set policy.shell") COMPREPLY=($(compgen -W "allow ask deny" -- "$cur")); return ;;
+      "/admit/config/set policy.tool_network") COMPREPLY=($(compgen -W "allow ask deny" -- "$cur")); return ;;
+      "/admit/config/set storage.auto_expire") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set telemetry.archive_enabled") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set telemetry.capture_content") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set telemetry.export_enabled") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set telemetry.otlp_protocol") COMPREPLY=($(compgen -W "http/protobuf" -- "$cur")); return ;;
+      "/admit/config/set tools.shell.stdin") COMPREPLY=($(compgen -W "closed" -- "$cur")); return ;;
+      "/admit/config/set tui.dev_menu") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set tui.flags.render_diagnostics") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set tui.notifications.desktop_enabled") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set tui.reduced_motion") COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+      "/admit/config/set tui.theme") COMPREPLY=($(compgen -W "default high_contrast" -- "$cur")); return ;;
+    esac
+  fi
   local words=""
   case "$p" in
     "") words="version help run demo init history events replay telemetry agent tool store admit sim observe --help" ;;

@@ -2,6 +2,7 @@
 function __fluzo_path
   set -l p "@"
   set -l skip 0
+  set -l n 0
   for w in (commandline -opc)[2..-1]
     if test $skip = 1
       set skip 0
@@ -17,153 +18,232 @@ function __fluzo_path
     switch "$p/$w"
       case '@/version'
         set p '@/version'
+        set n 0
       case '@/help'
         set p '@/help'
+        set n 0
       case '@/run'
         set p '@/run'
+        set n 0
       case '@/demo'
         set p '@/demo'
+        set n 0
       case '@/init'
         set p '@/init'
+        set n 0
       case '@/history'
         set p '@/history'
+        set n 0
       case '@/history/list'
         set p '@/history/list'
+        set n 0
       case '@/history/purge'
         set p '@/history/purge'
+        set n 0
       case '@/events'
         set p '@/events'
+        set n 0
       case '@/replay'
         set p '@/replay'
+        set n 0
       case '@/telemetry'
         set p '@/telemetry'
+        set n 0
       case '@/telemetry/replay'
         set p '@/telemetry/replay'
+        set n 0
       case '@/telemetry/diag'
         set p '@/telemetry/diag'
+        set n 0
       case '@/telemetry/eval'
         set p '@/telemetry/eval'
+        set n 0
       case '@/telemetry/eval/export'
         set p '@/telemetry/eval/export'
+        set n 0
       case '@/telemetry/eval/label'
         set p '@/telemetry/eval/label'
+        set n 0
       case '@/telemetry/eval/report'
         set p '@/telemetry/eval/report'
+        set n 0
       case '@/telemetry/health'
         set p '@/telemetry/health'
+        set n 0
       case '@/telemetry/probe'
         set p '@/telemetry/probe'
+        set n 0
       case '@/telemetry/purge'
         set p '@/telemetry/purge'
+        set n 0
       case '@/agent'
         set p '@/agent'
+        set n 0
       case '@/agent/run'
         set p '@/agent/run'
+        set n 0
       case '@/agent/resume'
         set p '@/agent/resume'
+        set n 0
       case '@/agent/serve'
         set p '@/agent/serve'
+        set n 0
       case '@/agent/demo'
         set p '@/agent/demo'
+        set n 0
       case '@/agent/debug'
         set p '@/agent/debug'
+        set n 0
       case '@/agent/debug/prompt'
         set p '@/agent/debug/prompt'
+        set n 0
       case '@/agent/status'
         set p '@/agent/status'
+        set n 0
       case '@/agent/cancel'
         set p '@/agent/cancel'
+        set n 0
       case '@/agent/kill'
         set p '@/agent/kill'
+        set n 0
       case '@/tool'
         set p '@/tool'
+        set n 0
       case '@/tool/serve'
         set p '@/tool/serve'
+        set n 0
       case '@/tool/call'
         set p '@/tool/call'
+        set n 0
       case '@/tool/schema'
         set p '@/tool/schema'
+        set n 0
       case '@/tool/baseline'
         set p '@/tool/baseline'
+        set n 0
       case '@/tool/diff'
         set p '@/tool/diff'
+        set n 0
       case '@/store'
         set p '@/store'
+        set n 0
       case '@/store/init'
         set p '@/store/init'
+        set n 0
       case '@/store/events'
         set p '@/store/events'
+        set n 0
       case '@/store/sessions'
         set p '@/store/sessions'
+        set n 0
       case '@/store/tasks'
         set p '@/store/tasks'
+        set n 0
       case '@/store/show'
         set p '@/store/show'
+        set n 0
       case '@/store/history'
         set p '@/store/history'
+        set n 0
       case '@/store/history/list'
         set p '@/store/history/list'
+        set n 0
       case '@/store/history/purge'
         set p '@/store/history/purge'
+        set n 0
       case '@/store/check'
         set p '@/store/check'
+        set n 0
       case '@/store/stats'
         set p '@/store/stats'
+        set n 0
       case '@/store/fixture'
         set p '@/store/fixture'
+        set n 0
       case '@/admit'
         set p '@/admit'
+        set n 0
       case '@/admit/check'
         set p '@/admit/check'
+        set n 0
       case '@/admit/config'
         set p '@/admit/config'
+        set n 0
       case '@/admit/config/validate'
         set p '@/admit/config/validate'
+        set n 0
       case '@/admit/config/show'
         set p '@/admit/config/show'
+        set n 0
       case '@/admit/config/init'
         set p '@/admit/config/init'
+        set n 0
       case '@/admit/config/set'
         set p '@/admit/config/set'
+        set n 0
       case '@/admit/config/schema'
         set p '@/admit/config/schema'
+        set n 0
       case '@/admit/lock'
         set p '@/admit/lock'
+        set n 0
       case '@/admit/lock/status'
         set p '@/admit/lock/status'
+        set n 0
       case '@/admit/lock/hold'
         set p '@/admit/lock/hold'
+        set n 0
       case '@/sim'
         set p '@/sim'
+        set n 0
       case '@/sim/serve'
         set p '@/sim/serve'
+        set n 0
       case '@/sim/verify'
         set p '@/sim/verify'
+        set n 0
       case '@/sim/check'
         set p '@/sim/check'
+        set n 0
       case '@/observe'
         set p '@/observe'
+        set n 0
       case '@/observe/replay'
         set p '@/observe/replay'
+        set n 0
       case '@/observe/diag'
         set p '@/observe/diag'
+        set n 0
       case '@/observe/eval'
         set p '@/observe/eval'
+        set n 0
       case '@/observe/eval/export'
         set p '@/observe/eval/export'
+        set n 0
       case '@/observe/eval/label'
         set p '@/observe/eval/label'
+        set n 0
       case '@/observe/eval/report'
         set p '@/observe/eval/report'
+        set n 0
       case '@/observe/health'
         set p '@/observe/health'
+        set n 0
       case '@/observe/probe'
         set p '@/observe/probe'
+        set n 0
       case '@/observe/purge'
         set p '@/observe/purge'
+        set n 0
+      case '*'
+        set n (math $n + 1)
     end
   end
-  echo "$p"
+  if test "$argv[1]" = --args
+    echo $n
+  else
+    echo "$p"
+  end
 end
 function __fluzo_ids
   set -l ws
@@ -199,7 +279,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'store' -d 'run fluzo-stor
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'admit' -d 'run fluzo-admit'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'sim' -d 'run fluzo-sim'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'observe' -d 'run fluzo-observe'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'' -x -a 'version help run demo init history events replay telemetry agent tool store admit sim observe'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'; and test (__fluzo_path --args) = 0' -x -a 'version help run demo init history events replay telemetry agent tool store admit sim observe'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l task -r -d 'the request, in plain words'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -230,7 +310,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/events\'' -l limit -r -d 'stop a
 complete -c fluzo -n 'test (__fluzo_path) = \'@/events\'' -l follow -s f -d 'keep streaming new events until interrupted'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/events\'' -l poll -r -d 'with --follow, check for new events every DURATION'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/replay\'' -l json -d 'print one replay.step JSON record per line'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/replay\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/replay\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -a 'replay' -d 'show a task\'s read-only timeline: time, actor, action, policy, outcome'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -a 'diag' -d 'diagnose a task: trace IDs, attempts, operations, failures, usage, telemetry health'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -a 'eval' -d 'export Laya evaluation datasets and record human labels'
@@ -239,10 +319,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -a 'probe' -d 'send
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -a 'purge' -d 'remove the local telemetry archive (--local --dry-run or --local --yes)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the nearest directory upwards holding .fluzodrive or .fluzo)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/replay\'' -l json -d 'print one replay.step JSON record per line'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/replay\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/replay\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/diag\'' -l json -d 'print one observe.diag JSON record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/diag\'' -l spans -d 'also list the task\'s archived spans as trees, with timing and outcome'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/diag\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/diag\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/eval\'' -a 'export' -d 'print a versioned, sanitized dataset of Laya observations as JSONL'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/eval\'' -a 'label' -d 'record a human label for a Laya observation'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/eval\'' -a 'report' -d 'summarise Laya observations: coverage, unlabelled agreement, labelled accuracy'
@@ -290,7 +370,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l no-verify -d 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l yolo -d 'approve what would ask, for this attempt only'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l json -d 'print every event and live update as JSON lines'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting, KEY=VALUE (repeatable)'
@@ -301,13 +381,13 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 's
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l json -d 'print the receipt as one JSON record'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/status\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/cancel\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/cancel\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/cancel\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -l yes -d 'confirm the force stop'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'serve' -d 'answer JSONL tool requests on stdin until EOF'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'call' -d 'run one tool request and print its reply record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'schema' -d 'print the model-visible tool schemas (OpenAI function-tool format)'
@@ -326,7 +406,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l env -r -d 'add N
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l args -r -d 'tool arguments as a JSON object, or - to read them from stdin'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'; and test (__fluzo_path --args) = 0' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/baseline\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/diff\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/diff\'' -l baseline -r -d 'baseline record written by \'fluzo-tool baseline\''
@@ -355,7 +435,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/store/tasks\'' -l session -x -a 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/tasks\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/tasks\'' -l ids -d 'print only the ids, one a line (what shell completion reads)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/show\'' -l json -d 'print JSON Lines instead of aligned text'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/store/show\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/store/show\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/history\'' -a 'list' -d 'list stored sessions with their sizes'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/history\'' -a 'purge' -d 'delete one session, or every session of this repository, with exclusively owned artifacts'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/history/list\'' -l json -d 'print JSON Lines instead of aligned text'
@@ -388,12 +468,33 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config\'' -a 'init' -d 'wr
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config\'' -a 'set' -d 'change one setting in the file, keeping comments and every other key'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config\'' -a 'schema' -d 'print the settings registry as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/validate\'' -l json -d 'print each problem as a JSON line ({"v":1,"type":"diagnostic",...})'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/validate\'' -r -F
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/validate\'; and test (__fluzo_path --args) = 0' -r -F
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l effective -d 'include every setting, defaults too'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l provenance -d 'say where each value comes from (file:line, default, cli)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l json -d 'print JSON lines ({"v":1,"type":"setting",...})'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/init\'' -l force -d 'replace an existing file, keeping a backup'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = agent.runtime' -x -a 'native'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.enabled' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.mode' -x -a 'shadow'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.credentials' -x -a 'deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.destructive_commands' -x -a 'ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.filesystem' -x -a 'workspace'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_commit' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_push' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.shell' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.tool_network' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = storage.auto_expire' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.archive_enabled' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.capture_content' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.export_enabled' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.otlp_protocol' -x -a 'http/protobuf'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tools.shell.stdin' -x -a 'closed'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.dev_menu' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.flags.render_diagnostics' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'serve' -d 'serve a scenario until interrupted, logging one JSONL record per request'
@@ -403,7 +504,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/serve\'' -l scenario -r -F -
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/serve\'' -l addr -r -d 'loopback listen ADDRESS'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/verify\'' -l url -r -d 'the simulator\'s URL from its listening record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/verify\'' -l stop -d 'also shut the simulator down'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/check\'' -r -F
+complete -c fluzo -n 'test (__fluzo_path) = \'@/sim/check\'; and test (__fluzo_path --args) = 0' -r -F
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -a 'replay' -d 'show a task\'s read-only timeline: time, actor, action, policy, outcome'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -a 'diag' -d 'diagnose a task: trace IDs, attempts, operations, failures, usage, telemetry health'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -a 'eval' -d 'export Laya evaluation datasets and record human labels'
@@ -412,10 +513,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -a 'probe' -d 'send o
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -a 'purge' -d 'remove the local telemetry archive (--local --dry-run or --local --yes)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the nearest directory upwards holding .fluzodrive or .fluzo)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/replay\'' -l json -d 'print one replay.step JSON record per line'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/replay\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/replay\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/diag\'' -l json -d 'print one observe.diag JSON record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/diag\'' -l spans -d 'also list the task\'s archived spans as trees, with timing and outcome'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/diag\'' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/diag\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/eval\'' -a 'export' -d 'print a versioned, sanitized dataset of Laya observations as JSONL'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/eval\'' -a 'label' -d 'record a human label for a Laya observation'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/eval\'' -a 'report' -d 'summarise Laya observations: coverage, unlabelled agreement, labelled accuracy'

@@ -55,3 +55,20 @@ func TestNonASCIIBecomesRoffGlyphs(t *testing.T) {
 		t.Fatalf("esc = %q", got)
 	}
 }
+
+func TestValueInferenceFromPlaceholders(t *testing.T) {
+	c := Completion{Keys: []string{"a.b"}, Choices: map[string][]string{"TOOL": {"view"}}}
+	for _, tc := range []struct {
+		ph, flag string
+		want     valueKind
+	}{
+		{"FILE", "config", valueFiles}, {"[FILE]", "", valueFiles}, {"DIR", "workspace", valueDirs},
+		{"TASK", "", valueTasks}, {"ID", "task", valueTasks}, {"ID", "session", valueSessions},
+		{"KEY=VALUE", "set", valueKeysEq}, {"KEY", "", valueKeys}, {"TOOL", "", valueWords},
+		{"N", "max-turns", valueNone}, {"COMMAND", "verify", valueNone},
+	} {
+		if got := c.valueFor(tc.ph, tc.flag).kind; got != tc.want {
+			t.Errorf("valueFor(%q, %q) = %d, want %d", tc.ph, tc.flag, got, tc.want)
+		}
+	}
+}

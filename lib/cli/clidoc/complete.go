@@ -22,6 +22,9 @@ type Completion struct {
 	// Keys are the setting keys, offered for a KEY argument and, with "=",
 	// for a KEY=VALUE flag value.
 	Keys []string
+	// KeyValues are the values a setting accepts where they are few
+	// (enum options, true/false), offered for the VALUE after a KEY.
+	KeyValues map[string][]string
 	// Choices are fixed values for a placeholder (a flag's `NAME` in its
 	// usage or a command's ArgsUsage word), e.g. "TOOL" → the tool names.
 	Choices map[string][]string
@@ -94,6 +97,23 @@ func (c Completion) nodeValues(n node) (fv []flagValue, arg valueSpec, ok bool) 
 		ok = arg.kind != valueNone
 	}
 	return fv, arg, ok
+}
+
+// keyValueNode reports whether n takes "KEY VALUE" arguments, whose
+// VALUE completes from KeyValues.
+func (c Completion) keyValueNode(n node) bool {
+	f := strings.Fields(n.cmd.ArgsUsage)
+	return len(f) >= 2 && f[0] == "KEY" && f[1] == "VALUE" && len(c.KeyValues) > 0 && len(n.cmd.Commands) == 0
+}
+
+// keyValueKeys returns the keys of KeyValues in a stable order.
+func (c Completion) keyValueKeys() []string {
+	var keys []string
+	for k := range c.KeyValues {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // usesKeys reports whether any value of the tree completes setting keys,

@@ -51,6 +51,20 @@ func (c Completion) Bash() string {
 		b.WriteString(args.String())
 		b.WriteString("    esac\n  fi\n")
 	}
+	var kv strings.Builder
+	for _, n := range walk(root) {
+		if !c.keyValueNode(n) {
+			continue
+		}
+		for _, k := range c.keyValueKeys() {
+			fmt.Fprintf(&kv, "      %q) %s; return ;;\n", nodeKey(n)+" "+k, bashValue(valueSpec{kind: valueWords, words: c.KeyValues[k]}))
+		}
+	}
+	if kv.Len() > 0 {
+		b.WriteString("  if [[ $cur != -* && $n -eq 1 ]]; then\n    case \"$p ${COMP_WORDS[COMP_CWORD-1]}\" in\n")
+		b.WriteString(kv.String())
+		b.WriteString("    esac\n  fi\n")
+	}
 	b.WriteString("  local words=\"\"\n  case \"$p\" in\n")
 	for _, n := range walk(root) {
 		subs, opts := words(n.cmd)

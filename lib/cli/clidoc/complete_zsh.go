@@ -53,6 +53,20 @@ func (c Completion) Zsh() string {
 		b.WriteString(args.String())
 		b.WriteString("    esac\n  fi\n")
 	}
+	var kv strings.Builder
+	for _, n := range walk(root) {
+		if !c.keyValueNode(n) {
+			continue
+		}
+		for _, k := range c.keyValueKeys() {
+			fmt.Fprintf(&kv, "      (%q) %s; return ;;\n", nodeKey(n)+" "+k, zshValue(valueSpec{kind: valueWords, words: c.KeyValues[k]}))
+		}
+	}
+	if kv.Len() > 0 {
+		b.WriteString("  if [[ $cur != -* && $n -eq 1 ]]; then\n    case \"$p $prev\" in\n")
+		b.WriteString(kv.String())
+		b.WriteString("    esac\n  fi\n")
+	}
 	b.WriteString("  local -a subs opts\n  case \"$p\" in\n")
 	for _, n := range walk(root) {
 		subs, opts := words(n.cmd)

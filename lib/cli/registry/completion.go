@@ -14,7 +14,7 @@ import (
 // Completion returns what b's completion scripts are generated from: its
 // command tree — for fluzo, with every porcelain verb and "fluzo X"
 // standing for the command it runs — and the value sources outside the
-// tree (setting keys, tool names).
+// tree (setting keys and their values, tool names).
 func Completion(b Binary) clidoc.Completion {
 	cmd := b.Command()
 	runner.Prepare(cmd)
@@ -22,10 +22,18 @@ func Completion(b Binary) clidoc.Completion {
 		cmd = frontCompletionTree(cmd)
 	}
 	var keys []string
+	values := map[string][]string{}
 	for _, s := range config.Settings() {
 		// Collection keys (models.*.model) need an id no list knows.
-		if !strings.Contains(s.Key, "*") {
-			keys = append(keys, s.Key)
+		if strings.Contains(s.Key, "*") {
+			continue
+		}
+		keys = append(keys, s.Key)
+		switch s.Kind {
+		case config.KindEnum:
+			values[s.Key] = s.Options
+		case config.KindBool:
+			values[s.Key] = []string{"true", "false"}
 		}
 	}
 	var top []string
@@ -34,7 +42,7 @@ func Completion(b Binary) clidoc.Completion {
 			top = append(top, c.Name)
 		}
 	}
-	return clidoc.Completion{Root: cmd, Keys: keys, Choices: map[string][]string{
+	return clidoc.Completion{Root: cmd, Keys: keys, KeyValues: values, Choices: map[string][]string{
 		"TOOL":    tools.Names(),
 		"command": top,
 	}}
