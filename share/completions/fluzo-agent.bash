@@ -11,14 +11,13 @@ _fluzo_agent() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--dir) skip=1; continue ;;
+      --task|--workspace|-C|--config|--set|--verify|--allow|--max-turns) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
       "/run") p="/run"; n=0 ;;
       "/resume") p="/resume"; n=0 ;;
       "/serve") p="/serve"; n=0 ;;
-      "/demo") p="/demo"; n=0 ;;
       "/debug") p="/debug"; n=0 ;;
       "/debug/prompt") p="/debug/prompt"; n=0 ;;
       "/status") p="/status"; n=0 ;;
@@ -38,7 +37,6 @@ _fluzo_agent() {
       "/serve --workspace"|"/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
-      "/demo --dir") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/debug/prompt --workspace"|"/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/status --workspace"|"/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/cancel --workspace"|"/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -57,11 +55,10 @@ _fluzo_agent() {
   fi
   local words=""
   case "$p" in
-    "") words="run resume serve demo debug status cancel kill --help" ;;
+    "") words="run resume serve debug status cancel kill --help" ;;
     "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/serve") words="--workspace -C --config --set --help" ;;
-    "/demo") words="--headless --dir --json --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/status") words="--workspace -C --help" ;;

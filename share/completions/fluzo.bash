@@ -11,14 +11,14 @@ _fluzo() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--dir|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url) skip=1; continue ;;
+      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
       "/version") p="/version"; n=0 ;;
       "/help") p="/help"; n=0 ;;
-      "/run") p="/run"; n=0 ;;
       "/demo") p="/demo"; n=0 ;;
+      "/run") p="/run"; n=0 ;;
       "/init") p="/init"; n=0 ;;
       "/history") p="/history"; n=0 ;;
       "/history/list") p="/history/list"; n=0 ;;
@@ -39,7 +39,6 @@ _fluzo() {
       "/agent/run") p="/agent/run"; n=0 ;;
       "/agent/resume") p="/agent/resume"; n=0 ;;
       "/agent/serve") p="/agent/serve"; n=0 ;;
-      "/agent/demo") p="/agent/demo"; n=0 ;;
       "/agent/debug") p="/agent/debug"; n=0 ;;
       "/agent/debug/prompt") p="/agent/debug/prompt"; n=0 ;;
       "/agent/status") p="/agent/status"; n=0 ;;
@@ -93,10 +92,10 @@ _fluzo() {
   done
   if [[ -n $skip ]]; then
     case "$p ${COMP_WORDS[COMP_CWORD-1]}" in
+      "/demo --dir") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/run --workspace"|"/run -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/run --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/run --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
-      "/demo --dir") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/history/purge --session") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} sessions --ids 2>/dev/null)" -- "$cur")); return ;;
       "/events --session") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} sessions --ids 2>/dev/null)" -- "$cur")); return ;;
       "/events --task") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
@@ -110,7 +109,6 @@ _fluzo() {
       "/agent/serve --workspace"|"/agent/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/agent/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
-      "/agent/demo --dir") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/debug/prompt --workspace"|"/agent/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/status --workspace"|"/agent/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/cancel --workspace"|"/agent/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -132,7 +130,7 @@ _fluzo() {
   fi
   if [[ $cur != -* && $n -eq 0 ]]; then
     case "$p" in
-      "/help") COMPREPLY=($(compgen -W "version help run demo init history events replay telemetry agent tool store admit sim observe" -- "$cur")); return ;;
+      "/help") COMPREPLY=($(compgen -W "version help demo run init history events replay telemetry agent tool store admit sim observe" -- "$cur")); return ;;
       "/replay") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/telemetry/replay") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/telemetry/diag") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
@@ -176,11 +174,11 @@ _fluzo() {
   fi
   local words=""
   case "$p" in
-    "") words="version help run demo init history events replay telemetry agent tool store admit sim observe --help" ;;
+    "") words="version help demo run init history events replay telemetry agent tool store admit sim observe --help" ;;
     "/version") words="--help" ;;
     "/help") words="--help" ;;
-    "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/demo") words="--headless --dir --json --help" ;;
+    "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/init") words="--force --help" ;;
     "/history") words="list purge --help" ;;
     "/history/list") words="--json --help" ;;
@@ -197,11 +195,10 @@ _fluzo() {
     "/telemetry/health") words="--json --help" ;;
     "/telemetry/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/telemetry/purge") words="--local --dry-run --yes --json --help" ;;
-    "/agent") words="run resume serve demo debug status cancel kill --help" ;;
+    "/agent") words="run resume serve debug status cancel kill --help" ;;
     "/agent/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/agent/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/agent/serve") words="--workspace -C --config --set --help" ;;
-    "/agent/demo") words="--headless --dir --json --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/agent/status") words="--workspace -C --help" ;;

@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --task --workspace -C --config --set --verify --allow --max-turns --dir --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url
+      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url
         set skip 1
         continue
       case '-*'
@@ -22,11 +22,11 @@ function __fluzo_path
       case '@/help'
         set p '@/help'
         set n 0
-      case '@/run'
-        set p '@/run'
-        set n 0
       case '@/demo'
         set p '@/demo'
+        set n 0
+      case '@/run'
+        set p '@/run'
         set n 0
       case '@/init'
         set p '@/init'
@@ -87,9 +87,6 @@ function __fluzo_path
         set n 0
       case '@/agent/serve'
         set p '@/agent/serve'
-        set n 0
-      case '@/agent/demo'
-        set p '@/agent/demo'
         set n 0
       case '@/agent/debug'
         set p '@/agent/debug'
@@ -266,8 +263,8 @@ end
 complete -c fluzo -f
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'version' -d 'print the toolkit version'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'help' -d 'show this help, or the help of a command'
+complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'demo' -d 'fix the bundled Rust fixture end to end against the model simulator'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'run' -d 'run a task headless in this workspace (fluzo-agent run)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'demo' -d 'run the bundled demo against the simulator (fluzo-agent demo)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'init' -d 'write a commented .fluzo with every setting (fluzo-admit config init)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'history' -d 'list or purge stored sessions (fluzo-store history)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'events' -d 'stream stored events as JSONL (fluzo-store events)'
@@ -279,7 +276,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'store' -d 'run fluzo-stor
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'admit' -d 'run fluzo-admit'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'sim' -d 'run fluzo-sim'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'observe' -d 'run fluzo-observe'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'; and test (__fluzo_path --args) = 0' -x -a 'version help run demo init history events replay telemetry agent tool store admit sim observe'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'; and test (__fluzo_path --args) = 0' -x -a 'version help demo run init history events replay telemetry agent tool store admit sim observe'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l dir -x -a '(__fish_complete_directories)' -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l task -r -d 'the request, in plain words'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -290,9 +290,6 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l allow -r -d 'exact tas
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l json -d 'print every event and live update as JSON lines'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l dir -x -a '(__fish_complete_directories)' -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/init\'' -l force -d 'replace an existing file, keeping a backup'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/history\'' -a 'list' -d 'list stored sessions with their sizes'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/history\'' -a 'purge' -d 'delete one session, or every session of this repository, with exclusively owned artifacts'
@@ -347,7 +344,6 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l json -d 'p
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'demo' -d 'fix the bundled Rust fixture end to end against the built-in simulator'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
@@ -374,9 +370,6 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'; and test (__fluz
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting, KEY=VALUE (repeatable)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/demo\'' -l dir -x -a '(__fish_complete_directories)' -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/demo\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'

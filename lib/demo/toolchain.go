@@ -1,4 +1,4 @@
-package agent
+package demo
 
 import (
 	"context"
@@ -18,12 +18,12 @@ import (
 // starts downloading a toolchain must not hold the demo up unnoticed.
 const toolchainCheckTimeout = 30 * time.Second
 
-// checkDemoToolchain runs cargo --version in the environment the demo's
+// CheckToolchain runs cargo --version in the environment the demo's
 // tools will give their children (proc.Build over this process's
 // environment) before anything else happens, so that a missing or
 // misconfigured Rust installation is reported as such — naming the
 // variable and the path at fault — instead of as a failed agent run.
-func checkDemoToolchain(ctx context.Context, parent []string) error {
+func CheckToolchain(ctx context.Context, parent []string) error {
 	env, err := proc.Build(parent, proc.EnvPolicy{}, nil)
 	if err != nil {
 		return err
