@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +22,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/_sim/shutdown":
 		if r.Method == http.MethodPost {
+			// Close cuts every connection, this one too: the reply must be
+			// on the wire first. writeJSON sets Content-Length, so after the
+			// flush nothing of this response is left to write.
 			writeJSON(w, http.StatusOK, s.Verify())
+			http.NewResponseController(w).Flush()
 			go s.Close()
 			return
 		}
@@ -121,9 +126,11 @@ func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	raw, _ := json.Marshal(v)
+	raw = append(raw, '\n')
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
 	w.WriteHeader(status)
-	w.Write(append(raw, '\n'))
+	w.Write(raw)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
