@@ -20,6 +20,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case "/_sim/verdict":
 		writeJSON(w, http.StatusOK, s.Verify())
 		return
+	case "/_sim/release":
+		if r.Method == http.MethodPost && r.URL.Query().Get("gate") != "" {
+			gate := r.URL.Query().Get("gate")
+			s.Release(gate)
+			writeJSON(w, http.StatusOK, map[string]any{"v": 1, "type": "released", "gate": gate})
+			return
+		}
 	case "/_sim/shutdown":
 		if r.Method == http.MethodPost {
 			// Close cuts every connection, this one too: the reply must be

@@ -39,6 +39,7 @@ type Server struct {
 	unexpected  []Unexpected
 	inflight    map[string]int
 	maxInflight map[string]int
+	gates       map[string]chan struct{} // by name; closed when released
 
 	logMu sync.Mutex
 	log   io.Writer
