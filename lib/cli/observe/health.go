@@ -53,11 +53,15 @@ process is writing now; its newest counters appear at its next refresh.`,
 			if err != nil {
 				return err
 			}
+			export, err := readExportConfig(ws)
+			if err != nil {
+				return err
+			}
 			rep, err := buildHealth(driveDir(ws))
 			if err != nil {
 				return err
 			}
-			rep.Export = readExportConfig(ws)
+			rep.Export = export
 			if c.Bool("json") {
 				return writeJSON(c.Root().Writer, rep)
 			}
