@@ -60,7 +60,7 @@ func TestPolicyGateDeniesUndecodableArguments(t *testing.T) {
 		gate.SetGrants([]policy.Grant{{ID: "g1", Scope: "task", Spec: policy.SpecFor(op), Source: "user"}})
 		gate.SetYolo(true)
 		d, err := gate.Evaluate(context.Background(), c.tool, json.RawMessage(c.args))
-		if err != nil || d.Verdict != VerdictDeny || d.Reason != string(policy.ReasonInvalid) || d.GrantID != "" {
+		if err != nil || d.Verdict != verdictDeny || d.Reason != string(policy.ReasonInvalid) || d.GrantID != "" {
 			t.Errorf("%s %s: %+v %v, want deny/invalid_operation", c.tool, c.args, d, err)
 		}
 		if !strings.Contains(d.Rule, "cannot be decoded: "+c.problem) {
@@ -80,7 +80,7 @@ func TestUndecodableToolCallNeverReachesDispatch(t *testing.T) {
  {"id":"bad","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"shell","arguments":{"script":"touch pwned","cwd":7}}]}},
  {"id":"done","match":{"tool_result":{"tool":"shell"}},"respond":{"text":"done"}}]}`)
 	h.runner.Policy.(*PolicyGate).SetYolo(true)
-	h.runner.Run(context.Background(), TaskStart{Request: "x", Verify: "true"})
+	h.runner.Run(context.Background(), taskStart{Request: "x", Verify: "true"})
 	// The verification command runs as its own exec; only the shell call
 	// is looked at.
 	denied := false
