@@ -46,7 +46,7 @@ func fakeServe() int {
 			fmt.Println(`not json at all`)
 			out.Encode(map[string]any{"v": 1, "type": "result", "status": "completed", "task": "tsk_1",
 				"verification": map[string]any{"completed": true, "verification": "passed"},
-				"diff": map[string]any{"type": "diff_summary", "pre_existing": []string{"old.txt"}, "changed": []any{map[string]any{"path": "src/lib.rs", "kind": "modified"}}}})
+				"diff":         map[string]any{"type": "diff_summary", "pre_existing": []string{"old.txt"}, "changed": []any{map[string]any{"path": "src/lib.rs", "kind": "modified"}}}})
 		case "explode":
 			out.Encode(map[string]any{"v": 1, "type": "error", "re": id, "error": map[string]any{"code": "invalid_request", "message": "unknown command explode", "hint": "see fluzo-agent(1)"}})
 		case "die":
