@@ -25,7 +25,7 @@ type Options struct {
 	Screen        tcell.Screen // nil: the real terminal
 	Clock         Clock        // nil: the monotonic wall clock
 	Port          Sender
-	FPS           int // 0..60
+	FPS           int  // 0..60
 	FPSSet        bool // FPS came from the command line (else tui.animation_fps applies)
 	ReducedMotion bool
 	Theme         string
@@ -132,6 +132,7 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	a.info = sessionInfo{root: opts.Workspace, model: "unknown", context: "unknown", cost: "unknown", session: "new session"}
 	a.comp.text, a.comp.cursor = opts.Draft, len(opts.Draft)
 	a.start = a.clock.Now()
+	a.lastEnter = a.start - time.Hour
 	a.dirty.all = true
 	return a
 }

@@ -12,7 +12,9 @@ type line = text.Line
 
 func span(s string, tok theme.Token) text.Span { return text.Span{Text: s, Token: tok} }
 
-func bold(s string, tok theme.Token) text.Span { return text.Span{Text: s, Token: tok, Attr: text.Bold} }
+func bold(s string, tok theme.Token) text.Span {
+	return text.Span{Text: s, Token: tok, Attr: text.Bold}
+}
 
 // painter writes styled text into the screen's cells; it is the only
 // place that turns spans into cells, so clipping and width agree.

@@ -136,4 +136,6 @@ type sessionInfo struct {
 	pre     []string
 }
 
-func decodeData(raw json.RawMessage, v any) bool { return len(raw) > 0 && json.Unmarshal(raw, v) == nil }
+func decodeData(raw json.RawMessage, v any) bool {
+	return len(raw) > 0 && json.Unmarshal(raw, v) == nil
+}
