@@ -151,7 +151,9 @@ func (h *harness) screenText() []string {
 	return rows
 }
 
-func (h *harness) contains(s string) bool { return strings.Contains(strings.Join(h.screenText(), "\n"), s) }
+func (h *harness) contains(s string) bool {
+	return strings.Contains(strings.Join(h.screenText(), "\n"), s)
+}
 
 func (h *harness) mustShow(s string) {
 	h.t.Helper()
