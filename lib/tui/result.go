@@ -57,7 +57,7 @@ func resultRows(a *App, r *port.Result, body int) []line {
 		if len(r.Diff.Changed) == 0 {
 			add(line{span("No files changed", theme.Muted)})
 		} else {
-			add(line{span(fmt.Sprintf("Changes (%d files; line counts not reported: +? −?)", len(r.Diff.Changed)), theme.Muted)})
+			add(line{span(fmt.Sprintf("Changes (%d files; line counts not reported: +? %s?)", len(r.Diff.Changed), a.p.glyph("−", "-")), theme.Muted)})
 			for _, f := range r.Diff.Changed {
 				add(a.fileRow(f, body-2))
 			}
