@@ -57,7 +57,7 @@ func tuiStart(ts *testscript.TestScript, neg bool, args []string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		ts.Fatalf("tui-start needs tmux (apt-get install tmux)")
 	}
-	shell := "cd " + shQuote(ts.Getenv("PWD")) + " && exec " + joinQuoted(args[2:])
+	shell := "cd " + shQuote(ts.MkAbs(".")) + " && exec " + joinQuoted(args[2:])
 	mustTmux(ts, "new-session", "-d", "-x", args[0], "-y", args[1], "-s", "tui", shell)
 	ts.Defer(func() { tmuxCmd(ts, "kill-server") })
 	mustTmux(ts, "set-option", "-t", "tui", "remain-on-exit", "on")

@@ -293,6 +293,7 @@ func (a *App) result(r *port.Result) {
 
 // portLost shows why the port went away; workspace_busy names the owner.
 func (a *App) portLost(err error) {
+	a.dirty.all = true
 	a.lostErr = err
 	a.staleApprovals()
 	var lost *port.LostError

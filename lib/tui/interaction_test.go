@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/josecorral/fluzo/lib/port"
 )
 
 const permExec = `{"operation":"op_7","tool":"exec","args":{"argv":["cargo","test"],"cwd":"crate","env":{"RUST_LOG":"x"}},"rule":"policy.shell=ask"}`
@@ -408,4 +409,13 @@ func TestBusyWorkspaceSaysWho(t *testing.T) {
 	if h.port.last("start_task") != nil {
 		t.Fatal("a busy workspace must not start tasks")
 	}
+}
+
+func TestLostPortIsShownAtOnce(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 60})
+	h.app.begin()
+	h.app.wake(batch{lost: &port.LostError{ExitCode: 3, Stderr: "fluzo-agent: no configuration file at /w/.fluzo\nhint: run 'fluzo init'"}})
+	h.mustShow("Disconnected from fluzo-agent serve")
+	h.mustShow("no configuration file at /w/.fluzo")
+	h.mustShow("disconnected")
 }
