@@ -112,7 +112,7 @@ func (a *App) statusRows(width int) []line {
 		return []line{
 			row("Ready. Describe a task below and press Enter.", theme.Base), {},
 			row("The task runs in "+shortPath(a.info.root, 4)+"; its test command must pass before it counts as done.", theme.Subtle),
-			row("shift+enter or ctrl+j adds a line · tab switches to the conversation · ctrl+g help", theme.Subtle),
+			row("shift+enter or ctrl+j adds a line · tab switches to the conversation · ctrl+y yolo", theme.Subtle),
 		}
 	case phaseRunning:
 		return []line{row(a.p.glyph("▁▃▅▇▅▃▁", ".:=#=:.")+"  Working", theme.Accent, elapsed, theme.Muted)}
