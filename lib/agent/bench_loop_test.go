@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,7 +20,7 @@ func BenchmarkLoop200Turns(b *testing.B) {
 		b.StartTimer()
 		res := h.runner.Run(context.Background(), TaskStart{Request: "bench", NoVerify: true})
 		if res.Status != "completed" || res.Turns != 200 {
-			b.Fatal(fmt.Sprintf("%s %d", res.Status, res.Turns))
+			b.Fatalf("%s %d", res.Status, res.Turns)
 		}
 	}
 }

@@ -1,8 +1,13 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -76,18 +81,59 @@ func (g *PolicyGate) Evaluate(ctx context.Context, tool string, args json.RawMes
 
 // OperationFor maps a tool call to the operation policy evaluates. Reads
 // of the whole workspace (ls, glob and grep without a path, git
-// inspection) are reads of the root, ".".
+// inspection) are reads of the root, ".". Arguments that do not decode
+// mark the operation undecodable, which policy always denies: a partly
+// decoded call must never be judged as if it were what the tool runs.
 func OperationFor(tool string, args json.RawMessage) policy.Operation {
-	var a struct {
-		Path    string            `json:"path"`
-		Version string            `json:"expect_version"`
-		Argv    []string          `json:"argv"`
-		Script  string            `json:"script"`
-		Cwd     string            `json:"cwd"`
-		Env     map[string]string `json:"env"`
-		Remote  string            `json:"remote"`
+	var a toolArgs
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}") // as the provider reads no arguments
 	}
-	json.Unmarshal(args, &a)
+	err := json.Unmarshal(args, &a)
+	op := operationFor(tool, a)
+	if err != nil {
+		op.Undecodable = argsProblem(err)
+	}
+	return op
+}
+
+// argsProblem says why the arguments did not decode, in words rather than
+// decoder text.
+func argsProblem(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return fmt.Sprintf("%s: expected %s, found a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type), typeErr.Value)
+	case errors.As(err, &typeErr):
+		return fmt.Sprintf("expected a JSON object of arguments, found a JSON %s", typeErr.Value)
+	}
+	return "the arguments are not valid JSON"
+}
+
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ") + "s"
+	case reflect.Map:
+		return "an object of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ") + "s"
+	}
+	return t.String()
+}
+
+// toolArgs holds every argument policy looks at, across all tools.
+type toolArgs struct {
+	Path    string            `json:"path"`
+	Version string            `json:"expect_version"`
+	Argv    []string          `json:"argv"`
+	Script  string            `json:"script"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	Remote  string            `json:"remote"`
+}
+
+func operationFor(tool string, a toolArgs) policy.Operation {
 	switch tool {
 	case "view":
 		return policy.Operation{Kind: policy.KindRead, Path: a.Path}

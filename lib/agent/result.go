@@ -62,20 +62,17 @@ func addTo(sum **int64, n int64) {
 // charged by admit.Budget).
 func (a *TokenAccount) add(r ModelResponse) {
 	a.Requests++
-	charged := int64(0)
 	if r.Usage.Input != nil && r.Usage.Output != nil {
 		addTo(&a.Input, *r.Usage.Input)
 		addTo(&a.Output, *r.Usage.Output)
-		charged = *r.Usage.Input + *r.Usage.Output
-	} else {
-		a.Unknown++
-		if r.Estimate.Input != nil {
-			charged += *r.Estimate.Input
-		}
-		if r.Estimate.Output != nil {
-			charged += *r.Estimate.Output
-		}
-		a.Estimated += charged
+		return
+	}
+	a.Unknown++
+	if r.Estimate.Input != nil {
+		a.Estimated += *r.Estimate.Input
+	}
+	if r.Estimate.Output != nil {
+		a.Estimated += *r.Estimate.Output
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
 // checkCombinations validates related settings together (arch §10.1):
@@ -38,21 +40,11 @@ func checkCombinations(c *Config, ds *diagnostics) {
 		}
 	}
 	for _, spec := range c.Strings("policy.grants") {
-		if grantCheck != nil {
-			if problem := grantCheck(spec); problem != "" {
-				ds.add("policy.grants", "grant specs such as \"exec:cargo test\"", "%s", problem)
-			}
+		if problem := grantspec.Check(spec); problem != "" {
+			ds.add("policy.grants", "grant specs such as \"exec:cargo test\"", "%s", problem)
 		}
 	}
 }
-
-// grantCheck validates a standing grant spec. lib/policy owns the grammar
-// and registers its parser here (config cannot import policy, which reads
-// configurations).
-var grantCheck func(spec string) string
-
-// RegisterGrantCheck installs the standing-grant validator.
-func RegisterGrantCheck(f func(spec string) string) { grantCheck = f }
 
 func checkAgentModel(c *Config, ds *diagnostics) {
 	m := c.String("agent.model")

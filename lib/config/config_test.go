@@ -202,6 +202,7 @@ func TestDiagnosticsCarryFileLineKeyAndValidRange(t *testing.T) {
 		{"shell longer than task", "schema_version = 1\n[harness]\nmax_active_seconds = 60\nshell_timeout_seconds = 120\n", "harness.shell_timeout_seconds", "longer", "max_active_seconds", 4},
 		{"no input capacity", "schema_version = 1\n[context]\noverhead_tokens = 30000\n", "context.overhead_tokens", "no input capacity", "", 3},
 		{"auto expire", "schema_version = 1\n[storage]\nauto_expire = true\n", "storage.auto_expire", "not supported", "false", 3},
+		{"bad grant spec", "schema_version = 1\n[policy]\n\ngrants = [\"exec:make\", \"bogus:::\"]\n", "policy.grants", `grant "bogus:::": unknown action bogus`, "exec:cargo test", 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

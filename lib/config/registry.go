@@ -132,9 +132,6 @@ func init() {
 // Settings returns every setting in schema order.
 func Settings() []Setting { return append([]Setting(nil), schema...) }
 
-// Collections returns the schema's collections.
-func Collections() []Collection { return append([]Collection(nil), schemaCollections...) }
-
 // Lookup returns the setting governing a concrete key such as
 // "harness.max_turns" or "models.coder.max_in_flight".
 func Lookup(key string) (Setting, bool) {

@@ -127,7 +127,8 @@ func writeAtomic(path string, data []byte, read Snapshot) error {
 	}
 	defer t.Cleanup()
 	if _, err := t.Write(data); err != nil {
-		return core.Wrap(err, core.CodeStorageError, "cannot write the new "+path).WithHint("nothing was changed")
+		return core.Wrap(err, core.CodeStorageError, "cannot write the new "+path+": "+osReason(err)).With("path", path).
+			WithHint("check free disk space and the file-size limit (ulimit -f); nothing was changed")
 	}
 	if now, err := Probe(path); err != nil || !now.Same(read) {
 		return core.Errorf(core.CodeInvalidConfiguration, "%s changed while it was being saved", path).
@@ -141,7 +142,8 @@ func writeAtomic(path string, data []byte, read Snapshot) error {
 
 // Create publishes data as a new file at path without ever replacing an
 // existing one (temp file, fsync, link, fsync directory): if the path
-// appears meanwhile, creation fails with a conflict.
+// appears meanwhile, creation fails with a conflict. A failed write (disk
+// full, file-size limit) leaves no file at path.
 func Create(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".fluzo-new-*")
@@ -150,17 +152,9 @@ func Create(path string, data []byte) error {
 			WithHint("make the directory writable")
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		return core.Wrap(err, core.CodeStorageError, "cannot write "+tmp.Name()).WithHint("nothing was created")
+	if err := writeDurably(tmp, data); err != nil {
+		return core.Wrap(err, core.CodeStorageError, "cannot write "+path+": "+osReason(err)).With("path", path).
+			WithHint("check free disk space and the file-size limit (ulimit -f); nothing was created")
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -170,6 +164,33 @@ func Create(path string, data []byte) error {
 		return core.Wrap(err, core.CodeStorageError, "cannot create "+path).WithHint("nothing was created")
 	}
 	return syncDir(dir)
+}
+
+// osReason is the operating system's reason for a file error without the
+// temporary file's name, which means nothing to the user.
+func osReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// writeDurably writes all of data to f, makes it world-readable, flushes it
+// to disk and closes f, returning the first failure: a short write or a
+// failed fsync must never be published as a complete file.
+func writeDurably(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Replace writes data over an existing file after keeping an exact,

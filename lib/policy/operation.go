@@ -5,24 +5,23 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
-// Kind is the class of an operation.
-type Kind string
+// Kind is the class of an operation (see grantspec.Kind).
+type Kind = grantspec.Kind
 
 const (
-	KindRead       Kind = "read"
-	KindWrite      Kind = "write"
-	KindDelete     Kind = "delete"
-	KindExec       Kind = "exec"  // exact argv, no shell
-	KindShell      Kind = "shell" // a script run by the shell
-	KindGitCommit  Kind = "git_commit"
-	KindGitPush    Kind = "git_push"
-	KindNetwork    Kind = "network"
-	KindCredential Kind = "credential"
+	KindRead       = grantspec.KindRead
+	KindWrite      = grantspec.KindWrite
+	KindDelete     = grantspec.KindDelete
+	KindExec       = grantspec.KindExec
+	KindShell      = grantspec.KindShell
+	KindGitCommit  = grantspec.KindGitCommit
+	KindGitPush    = grantspec.KindGitPush
+	KindNetwork    = grantspec.KindNetwork
+	KindCredential = grantspec.KindCredential
 )
-
-var kinds = []Kind{KindRead, KindWrite, KindDelete, KindExec, KindShell, KindGitCommit, KindGitPush, KindNetwork, KindCredential}
 
 // Operation is one proposed action, as evaluated before dispatch. Paths
 // and Cwd are relative to the workspace root.
@@ -41,6 +40,11 @@ type Operation struct {
 	Preexisting bool `json:"preexisting,omitempty"`
 	// Target is the network host, git remote or credential name.
 	Target string `json:"target,omitempty"`
+	// Undecodable says why the tool call's arguments could not be decoded
+	// into this operation. Its other fields are then not what the tool
+	// would run, so policy denies it whatever the grants, modes or YOLO.
+	// It is set by the runtime's tool mapping, never read from the wire.
+	Undecodable string `json:"-"`
 }
 
 // Validate checks that the operation has the fields its kind needs.
@@ -48,6 +52,10 @@ func (o Operation) Validate() error {
 	bad := func(format string, args ...any) error {
 		return core.Errorf(core.CodeInvalidRequest, format, args...).
 			WithHint("see the operation schema in fluzo-admit(1)")
+	}
+	if o.Undecodable != "" {
+		return core.Errorf(core.CodeInvalidRequest, "the arguments of this %s operation cannot be decoded: %s", o.Kind, o.Undecodable).
+			WithHint("send the arguments the tool's schema describes")
 	}
 	switch o.Kind {
 	case KindExec:
@@ -67,22 +75,6 @@ func (o Operation) Validate() error {
 		return bad("unknown operation %q", o.Kind)
 	}
 	return nil
-}
-
-// cleanRel normalizes a workspace-relative path; ok is false when it is
-// absolute or escapes the root. "./a//b/../c" and "a/c" are the same path.
-func cleanRel(p string) (string, bool) {
-	if p == "" {
-		return ".", true
-	}
-	if path.IsAbs(p) {
-		return "", false
-	}
-	c := path.Clean(p)
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", false
-	}
-	return c, true
 }
 
 // protected reports which protected tree a clean path is in ("" if none).

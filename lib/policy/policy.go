@@ -6,6 +6,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
 // Mode is a policy setting for a class of operations.
@@ -106,11 +107,9 @@ func FromConfig(cfg *config.Config) (Policy, error) {
 	return p, nil
 }
 
-func init() { config.RegisterGrantCheck(CheckSpec) }
-
 // Evaluate decides op against the policy, the active task and one-time
 // grants, and YOLO. It is pure: consuming a once grant is the caller's
-// job (see Ledger). Precedence, strongest first:
+// job (the store records it with the operation intent). Precedence, strongest first:
 //
 //  1. invalid operation, workspace boundary, protected paths, credential
 //     access: deny, whatever the grants or YOLO;
@@ -124,7 +123,7 @@ func (p Policy) Evaluate(op Operation, grants []Grant, yolo bool) Decision {
 		return d
 	}
 	for _, s := range p.Denies {
-		if s.Matches(op) {
+		if specMatches(s, op) {
 			return Decision{Verdict: Deny, Reason: ReasonExplicitDeny, Rule: "deny " + s.Redacted()}
 		}
 	}
@@ -152,11 +151,11 @@ func (p Policy) boundary(op Operation) (Decision, bool) {
 	if op.Kind == KindCredential {
 		return Decision{Verdict: Deny, Reason: ReasonCredentials, Rule: "policy.credentials=deny"}, true
 	}
-	if _, ok := cleanRel(op.Cwd); !ok {
+	if _, ok := grantspec.CleanRel(op.Cwd); !ok {
 		return Decision{Verdict: Deny, Reason: ReasonOutsideWorkspace, Rule: "policy.filesystem=workspace (cwd)"}, true
 	}
 	if op.Kind == KindRead || op.Kind == KindWrite || op.Kind == KindDelete {
-		clean, ok := cleanRel(op.Path)
+		clean, ok := grantspec.CleanRel(op.Path)
 		if !ok {
 			return Decision{Verdict: Deny, Reason: ReasonOutsideWorkspace, Rule: "policy.filesystem=workspace"}, true
 		}
@@ -229,7 +228,7 @@ func (p Policy) matchGrant(op Operation, grants []Grant) (Grant, bool) {
 	for _, scope := range [...]core.GrantScope{core.GrantStanding, core.GrantTask, core.GrantOnce} {
 		for _, list := range all {
 			for _, g := range list {
-				if g.Scope == scope && g.Spec.Matches(op) {
+				if g.Scope == scope && specMatches(g.Spec, op) {
 					return g, true
 				}
 			}

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"math/rand"
 	"testing"
 
@@ -82,6 +81,8 @@ func TestPrecedenceTable(t *testing.T) {
 		{"fluzodrive invisible", def, Operation{Kind: KindRead, Path: ".fluzodrive/state.sqlite3"}, nil, true, Deny, ReasonProtectedPath},
 		{"invalid op", def, Operation{Kind: "teleport"}, nil, true, Deny, ReasonInvalid},
 		{"empty argv", def, Operation{Kind: KindExec}, nil, true, Deny, ReasonInvalid},
+		{"undecodable arguments, even allowed, granted and yolo", allowShell, Operation{Kind: KindExec, Argv: []string{"ls"}, Undecodable: "env: expected a string"},
+			[]Grant{{ID: "g", Scope: core.GrantTask, Spec: SpecFor(exec("ls"))}}, true, Deny, ReasonInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,11 +157,11 @@ func TestExactScopeMatching(t *testing.T) {
 	}
 	scoped := grant(t, "cwd=crates/a env=RUST_LOG=debug exec:cargo test", core.GrantTask)
 	op := Operation{Kind: KindExec, Argv: []string{"cargo", "test"}, Cwd: "./crates/a/", Env: map[string]string{"RUST_LOG": "debug"}}
-	if !scoped.Spec.Matches(op) {
+	if !specMatches(scoped.Spec, op) {
 		t.Error("qualified grant does not match its own scope")
 	}
 	op.Env = map[string]string{"RUST_LOG": "debug", "EXTRA": "1"}
-	if scoped.Spec.Matches(op) {
+	if specMatches(scoped.Spec, op) {
 		t.Error("added env override matched")
 	}
 }
@@ -168,7 +169,7 @@ func TestExactScopeMatching(t *testing.T) {
 func TestFileGrantsBindPathAndVersion(t *testing.T) {
 	g := grant(t, "write:src/a.rs@sha256:1", core.GrantOnce)
 	ok := Operation{Kind: KindWrite, Path: "./src//a.rs", Version: "sha256:1", Preexisting: true}
-	if !g.Spec.Matches(ok) {
+	if !specMatches(g.Spec, ok) {
 		t.Error("path alias of the same file not matched")
 	}
 	for _, op := range []Operation{
@@ -178,7 +179,7 @@ func TestFileGrantsBindPathAndVersion(t *testing.T) {
 		{Kind: KindDelete, Path: "src/a.rs", Version: "sha256:1"},
 		{Kind: KindWrite, Path: "src", Version: "sha256:1"},
 	} {
-		if g.Spec.Matches(op) {
+		if specMatches(g.Spec, op) {
 			t.Errorf("matched %+v", op)
 		}
 	}
@@ -200,7 +201,7 @@ func TestRandomMutationsNeverMatch(t *testing.T) {
 		}
 		spec := SpecFor(exec(base...))
 		back, err := ParseSpec(spec.String())
-		if err != nil || !back.Matches(exec(base...)) {
+		if err != nil || !specMatches(back, exec(base...)) {
 			t.Fatalf("round trip of %q via %q: %v", base, spec.String(), err)
 		}
 		mut := append([]string{}, base...)
@@ -220,82 +221,8 @@ func TestRandomMutationsNeverMatch(t *testing.T) {
 				mut[k] += "x"
 			}
 		}
-		if back.Matches(exec(mut...)) {
+		if specMatches(back, exec(mut...)) {
 			t.Fatalf("grant %q covered mutated argv %q", spec.String(), mut)
 		}
-	}
-}
-
-func TestSpecGrammar(t *testing.T) {
-	good := map[string]string{
-		"exec:cargo test":                 "exec:cargo test",
-		"exec:git commit -m 'a b'":        "exec:git commit -m 'a b'",
-		"shell:cargo test && cargo fmt":   "shell:cargo test && cargo fmt",
-		"write:./src/../src/a.rs":         "write:src/a.rs",
-		"git_commit":                      "git_commit",
-		"network:crates.io":               "network:crates.io",
-		"env=B=2 env=A=1 cwd=x exec:make": "cwd=x env=A=1 env=B=2 exec:make",
-		"delete:tmp/x@sha256:ab":          "delete:tmp/x@sha256:ab",
-	}
-	for in, want := range good {
-		s, err := ParseSpec(in)
-		if err != nil || s.String() != want {
-			t.Errorf("%q: %q %v", in, s.String(), err)
-		}
-	}
-	for _, bad := range []string{"", "exec:", "shell:  ", "write:../x", "write:/etc/x", "git_commit:x", "cwd=x write:a", "fly:x", "exec:'unterminated", "env=1X=2 exec:a", "read:a@v1"} {
-		if _, err := ParseSpec(bad); err == nil || core.CodeOf(err) != core.CodeUsage {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	s, _ := ParseSpec("env=TOKEN=abc exec:x")
-	if got := s.Redacted(); got != "env=TOKEN=<redacted> exec:x" {
-		t.Errorf("redacted %q", got)
-	}
-}
-
-func TestLedgerLifecycleEvents(t *testing.T) {
-	l := NewLedger()
-	spec, _ := ParseSpec("env=K=secret exec:cargo test")
-	once, ev, err := l.Issue(spec, core.GrantOnce, "tsk_1", "user")
-	if err != nil || ev.Type != core.EvGrantIssued || ev.Task != "tsk_1" {
-		t.Fatalf("%+v %v", ev, err)
-	}
-	var data map[string]any
-	json.Unmarshal(ev.Data, &data)
-	if data["spec"] != "env=K=<redacted> exec:cargo test" || data["scope"] != "once" {
-		t.Errorf("event data %v", data)
-	}
-	task, _, _ := l.Issue(spec, core.GrantTask, "tsk_1", "user")
-	if _, _, err := l.Issue(spec, core.GrantStanding, "tsk_1", "user"); err == nil {
-		t.Error("standing grant issued at run time")
-	}
-	if got := l.Active("tsk_1"); len(got) != 2 {
-		t.Fatalf("active %v", got)
-	}
-	ev, err = l.Consume(once.ID, "op_1")
-	if err != nil || ev.Type != core.EvGrantConsumed || ev.Operation != "op_1" {
-		t.Fatalf("%+v %v", ev, err)
-	}
-	if _, err := l.Consume(once.ID, "op_2"); err == nil {
-		t.Error("once grant consumed twice")
-	}
-	if _, err := l.Consume(task.ID, "op_2"); err == nil {
-		t.Error("task grant consumed")
-	}
-	other, _, _ := l.Issue(spec, core.GrantTask, "tsk_2", "user")
-	evs := l.ExpireTask("tsk_1", ExpiredInterrupted)
-	if len(evs) != 1 || evs[0].Type != core.EvGrantExpired {
-		t.Fatalf("expire %+v", evs)
-	}
-	if len(l.Active("tsk_1")) != 0 || len(l.Active("tsk_2")) != 1 {
-		t.Error("expiry crossed tasks")
-	}
-	ev, err = l.Revoke(other.ID, "user")
-	if err != nil || ev.Type != core.EvGrantRevoked {
-		t.Fatal(err)
-	}
-	if d := Default().Evaluate(exec("cargo", "test"), l.Active("tsk_2"), false); d.Verdict != Ask {
-		t.Errorf("revoked grant still applies: %+v", d)
 	}
 }

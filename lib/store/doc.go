@@ -62,7 +62,7 @@
 // A page never exceeds MaxPage events, so any history streams in bounded
 // memory. s.EventLines(ctx, q) returns the same page already encoded as
 // JSON envelopes (byte-identical to json.Marshal(core.Event)) for
-// exporters; store.MatchQuery applies a query's filters to one event.
+// exporters.
 // ListSessionSummaries adds task/event/artifact counts to sessions.
 //
 // # Recovery

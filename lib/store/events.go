@@ -133,14 +133,6 @@ func eventFilter(q EventQuery) (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// MatchQuery reports whether ev satisfies q's filters (not the cursors);
-// live consumers use it to apply the same filter as Events.
-func MatchQuery(q EventQuery, ev core.Event) bool {
-	return (q.Session == "" || q.Session == ev.Session) &&
-		(q.Task == "" || q.Task == ev.Task) &&
-		ev.Seq > q.AfterSeq && core.MatchType(q.Type, ev.Type)
-}
-
 // typeFilter returns the SQL condition for a type pattern ("" when every
 // type matches).
 func typeFilter(pattern string) (string, []any) {

@@ -79,3 +79,34 @@ func TestGrantsExpireWhenTheirTaskEnds(t *testing.T) {
 		})
 	}
 }
+
+// Only a once grant is used up by an operation: consuming it twice, or
+// consuming a task grant at all, is refused and changes nothing.
+func TestOnlyOnceGrantsAreConsumedOnce(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	_, task := seedTask(t, s)
+	once := core.Grant{Scope: core.GrantOnce, Spec: "exec:cargo test", Source: "user", TaskID: task}
+	whole := core.Grant{Scope: core.GrantTask, Spec: "exec:make", Source: "user", TaskID: task}
+	err := s.Write(ctx, func(tx *Tx) error {
+		for _, g := range []*core.Grant{&once, &whole} {
+			if _, err := tx.IssueGrant(g); err != nil {
+				return err
+			}
+		}
+		_, _, err := tx.SetGrantState(once.ID, core.GrantConsumed, "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{once.ID, whole.ID} {
+		err := s.Write(ctx, func(tx *Tx) error { _, _, err := tx.SetGrantState(id, core.GrantConsumed, ""); return err })
+		if core.CodeOf(err) != core.CodeIllegalTransition {
+			t.Errorf("consuming %s again: %v, want illegal_transition", id, err)
+		}
+	}
+	if g, _ := s.GetGrant(ctx, whole.ID); g.State != core.GrantIssued {
+		t.Errorf("task grant became %s", g.State)
+	}
+}

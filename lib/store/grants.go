@@ -61,6 +61,12 @@ func (tx *Tx) SetGrantState(id string, to core.GrantState, operationID string) (
 	if err := g.State.Transition(to); err != nil {
 		return g, core.Event{}, core.AsError(err).With("grant", id)
 	}
+	// A task or standing grant covers every matching operation while it
+	// lasts; only a once grant is used up by one.
+	if to == core.GrantConsumed && g.Scope != core.GrantOnce {
+		return g, core.Event{}, core.Errorf(core.CodeIllegalTransition, "grant %s is a %s grant; only once grants are consumed", id, g.Scope).
+			With("grant", id).WithHint("a task grant ends with its task or when revoked")
+	}
 	now := tx.now
 	g.State, g.EndedAt = to, &now
 	if _, err := tx.tx.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {

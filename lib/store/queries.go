@@ -86,10 +86,3 @@ func intOrNull(p *int64) any {
 	}
 	return *p
 }
-
-func timeOrNull(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return stamp(*t)
-}

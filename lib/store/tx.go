@@ -62,8 +62,6 @@ func (tx *Tx) Ctx() context.Context { return tx.ctx }
 // in one transaction shares it.
 func (tx *Tx) Now() time.Time { return tx.now }
 
-func (tx *Tx) q() querier { return tx.tx }
-
 // Write runs fn in a BEGIN IMMEDIATE transaction and commits when fn
 // returns nil; any error (or panic) rolls everything back. Write
 // transactions of one process run one at a time.

@@ -208,15 +208,15 @@ func (c *countingMetricExporter) Export(ctx context.Context, rm *metricdata.Reso
 func estimateSpanBytes(s sdktrace.ReadOnlySpan) int {
 	n := 128 + len(s.Name())
 	for _, kv := range s.Attributes() {
-		n += len(kv.Key) + len(kv.Value.Emit()) + 16
+		n += len(kv.Key) + len(kv.Value.String()) + 16
 	}
 	return n + 64*(len(s.Events())+len(s.Links()))
 }
 
 func estimateLogBytes(r *sdklog.Record) int {
-	n := 128 + len(r.Body().Emit())
+	n := 128 + len(r.Body().String())
 	r.WalkAttributes(func(kv attribute.KeyValue) bool {
-		n += len(kv.Key) + len(kv.Value.Emit()) + 16
+		n += len(kv.Key) + len(kv.Value.String()) + 16
 		return true
 	})
 	return n

@@ -87,9 +87,6 @@ func NewServer(opts Options) (*Server, error) {
 // Close releases the root handle.
 func (s *Server) Close() error { return s.root.Close() }
 
-// Root returns the confinement root.
-func (s *Server) Root() *confine.Root { return s.root }
-
 // Serve reads JSONL from in and writes replies to out until in ends or
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.

@@ -9,6 +9,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -61,7 +62,7 @@ func configValidate(_ context.Context, c *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Root().Writer, "%s: valid (schema_version %d)\n", cfg.Path, cfg.Int("schema_version"))
+	fmt.Fprintf(c.Root().Writer, "%s: valid (schema_version %d)\n", termsafe.Line(cfg.Path), cfg.Int("schema_version"))
 	return nil
 }
 
@@ -107,9 +108,9 @@ func configShow(_ context.Context, c *cli.Command) error {
 func provenance(v config.Value) string {
 	switch {
 	case v.Source == config.SourceFile && v.Line > 0:
-		return fmt.Sprintf("%s:%d", v.File, v.Line)
+		return fmt.Sprintf("%s:%d", termsafe.Line(v.File), v.Line)
 	case v.Source == config.SourceFile:
-		return v.File
+		return termsafe.Line(v.File)
 	case v.Source == config.SourceCLI:
 		return "cli override (--set)"
 	}

@@ -8,6 +8,7 @@ import (
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -65,23 +66,11 @@ func debugPrompt(ctx context.Context, c *cli.Command) error {
 		if sec.Truncated {
 			trunc = " (truncated)"
 		}
-		fmt.Fprintf(w, "%-28s %-36s %7d %s%s\n", sanitize(sec.ID), sanitize(sec.Source), sec.Bytes, sec.SHA256, trunc)
+		fmt.Fprintf(w, "%-28s %-36s %7d %s%s\n", termsafe.Line(sec.ID), termsafe.Line(sec.Source), sec.Bytes, sec.SHA256, trunc)
 		if c.Bool("show-content") {
-			fmt.Fprintf(w, "%s\n\n", sanitizeBlock(sec.Content))
+			fmt.Fprintf(w, "%s\n\n", termsafe.Text(sec.Content))
 		}
 	}
 	fmt.Fprintf(w, "digest %s\n", rec.Digest)
 	return nil
-}
-
-// sanitizeBlock keeps newlines and tabs but no other control characters.
-func sanitizeBlock(s string) string {
-	b := []rune{}
-	for _, r := range s {
-		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = '?'
-		}
-		b = append(b, r)
-	}
-	return string(b)
 }

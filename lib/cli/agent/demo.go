@@ -8,6 +8,7 @@ import (
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -42,14 +43,14 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 		}
 		dir = tmp
 	}
-	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", dir)
+	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(dir))
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
 	res, verdict, err := lagent.RunDemo(ctx, lagent.DemoOptions{Dir: dir, Emit: p.emit})
 	if err != nil {
 		return err
 	}
 	if !verdict.OK {
-		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %v\n", verdict.Problems)
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %s\n", termsafe.Text(fmt.Sprint(verdict.Problems)))
 	}
 	p.result(res)
 	return runner.Silent{Code: res.ExitCode()}

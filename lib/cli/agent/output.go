@@ -8,6 +8,7 @@ import (
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/termsafe"
 )
 
 // printer writes a run's records: every durable event and live update as
@@ -30,7 +31,7 @@ func (p *printer) emit(v any) {
 		return
 	}
 	if ev, ok := v.(core.Event); ok {
-		fmt.Fprintf(p.w, "%4d %-22s %s\n", ev.Seq, ev.Type, eventDetail(ev))
+		fmt.Fprintf(p.w, "%4d %-22s %s\n", ev.Seq, termsafe.Line(ev.Type), eventDetail(ev))
 	}
 }
 
@@ -41,34 +42,27 @@ func eventDetail(ev core.Event) string {
 	var out string
 	for _, k := range []string{"tool", "to", "state", "verdict", "decision", "rule", "command", "exit_code", "verification", "reason", "purpose", "outcome"} {
 		if v, ok := d[k]; ok && v != nil && v != "" {
-			out += fmt.Sprintf("%s=%v ", k, v)
+			out += k + "=" + termsafe.Line(fmt.Sprint(v)) + " "
 		}
 	}
 	if c, ok := d["content"].(string); ok && c != "" {
-		if r := []rune(c); len(r) > 100 {
-			c = string(r[:100]) + "..."
+		more := ""
+		if head, cut := termsafe.Head(c, 100); cut {
+			c, more = head, "..."
 		}
-		out += fmt.Sprintf("%q", c)
+		out += `"` + termsafe.Line(c) + `"` + more
 	}
-	return sanitize(out)
-}
-
-// sanitize drops control characters so untrusted text never reaches the
-// terminal as escape sequences.
-func sanitize(s string) string {
-	b := []rune{}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = '?'
-		}
-		b = append(b, r)
-	}
-	return string(b)
+	return out
 }
 
 func (p *printer) result(r lagent.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	line, _ := json.Marshal(r)
+	if !p.json {
+		// The same record, but read on a terminal: the summary and file
+		// names are model and workspace text that encoding/json leaves raw.
+		line = termsafe.JSON(line)
+	}
 	p.w.Write(append(line, '\n'))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/telemetry"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -144,7 +145,7 @@ func recommendation(r EvalRecord, question string) string {
 }
 
 func printReport(w interface{ Write([]byte) (int, error) }, r EvalReport) {
-	fmt.Fprintf(w, "question: %s\n", r.Question)
+	fmt.Fprintf(w, "question: %s\n", termsafe.Line(r.Question))
 	fmt.Fprintf(w, "observations: %d (answered %d, failed %d, skipped %d)\n", r.Observations, r.ByStatus["answered"], r.ByStatus["failed"], r.ByStatus["skipped"])
 	fmt.Fprintf(w, "coverage: %s\n", rate(r.Coverage))
 	fmt.Fprintf(w, "unlabelled agreement with the runtime's action: %s (%d of %d; not accuracy)\n", rate(r.Agreement.Rate), r.Agreement.Matches, r.Agreement.Samples)
@@ -158,7 +159,7 @@ func printReport(w interface{ Write([]byte) (int, error) }, r EvalReport) {
 	}
 	sort.Strings(labels)
 	for _, l := range labels {
-		fmt.Fprintf(w, "  label %-12s recommended %v\n", clean(l, 12), r.Confusion[l])
+		fmt.Fprintf(w, "  label %-12s recommended %v\n", clean(l, 12), termsafe.Line(fmt.Sprint(r.Confusion[l])))
 	}
 	if r.LatencyP50MS != nil {
 		fmt.Fprintf(w, "latency: p50 %s, p95 %s\n", time.Duration(*r.LatencyP50MS)*time.Millisecond, time.Duration(*r.LatencyP95MS)*time.Millisecond)

@@ -14,28 +14,28 @@ type exportConfig struct {
 	Configured bool   `json:"configured"`
 	Enabled    bool   `json:"enabled"`
 	Endpoint   string `json:"endpoint,omitempty"`
-	Problem    string `json:"problem,omitempty"`
 }
 
-func readExportConfig(ws string) exportConfig {
+// readExportConfig reads the workspace's .fluzo. No file means export is
+// off; an invalid file is refused with the same diagnostics (exit 3) as
+// every other binary gives, rather than reported as valid.
+func readExportConfig(ws string) (exportConfig, error) {
 	cfg, err := config.Load(filepath.Join(ws, ".fluzo"))
+	if core.CodeOf(err) == core.CodeConfigurationRequired {
+		return exportConfig{}, nil
+	}
 	if err != nil {
-		if core.CodeOf(err) == core.CodeConfigurationRequired {
-			return exportConfig{}
-		}
-		return exportConfig{Configured: true, Problem: "the .fluzo configuration is invalid (fluzo-admit config validate)"}
+		return exportConfig{}, err
 	}
 	ec := exportConfig{Configured: true, Enabled: cfg.Bool("telemetry.export_enabled")}
 	if u, err := url.Parse(cfg.String("telemetry.otlp_endpoint")); err == nil && u.Host != "" {
 		ec.Endpoint = u.Scheme + "://" + u.Host
 	}
-	return ec
+	return ec, nil
 }
 
 func (e exportConfig) describe() string {
 	switch {
-	case e.Problem != "":
-		return "unknown: " + e.Problem
 	case !e.Configured:
 		return "disabled (no .fluzo)"
 	case !e.Enabled:

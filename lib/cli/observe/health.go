@@ -11,6 +11,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/telemetry"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -52,11 +53,15 @@ process is writing now; its newest counters appear at its next refresh.`,
 			if err != nil {
 				return err
 			}
+			export, err := readExportConfig(ws)
+			if err != nil {
+				return err
+			}
 			rep, err := buildHealth(driveDir(ws))
 			if err != nil {
 				return err
 			}
-			rep.Export = readExportConfig(ws)
+			rep.Export = export
 			if c.Bool("json") {
 				return writeJSON(c.Root().Writer, rep)
 			}
@@ -141,7 +146,7 @@ func printHealth(w io.Writer, r *healthReport) {
 func dropDetail(s telemetry.SinkHealth) string {
 	var parts []string
 	if s.LastError != "" {
-		parts = append(parts, s.LastError)
+		parts = append(parts, termsafe.Line(s.LastError))
 	}
 	var reasons []string
 	for k, v := range s.Dropped {

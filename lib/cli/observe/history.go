@@ -3,10 +3,10 @@ package observe
 import (
 	"context"
 	"strings"
-	"unicode"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -30,31 +30,14 @@ func taskArg(c *cli.Command) (string, error) {
 	return c.Args().First(), nil
 }
 
-// clean makes untrusted stored text safe for a terminal: control
-// characters (including escape sequences) become visible escapes, and the
-// result is bounded.
+// clean makes untrusted stored text a bounded, terminal-safe table cell:
+// newlines and tabs become spaces, everything else follows termsafe.Line,
+// and at most max runes of the original are kept (cut before escaping, so
+// no escape is cut in half).
 func clean(s string, max int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n >= max {
-			b.WriteString("…")
-			break
-		}
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-			b.WriteString("\\u" + hex4(r))
-		default:
-			b.WriteRune(r)
-		}
-		n++
+	s = strings.NewReplacer("\n", " ", "\t", " ").Replace(s)
+	if head, cut := termsafe.Head(s, max); cut {
+		return termsafe.Line(head) + "…"
 	}
-	return b.String()
-}
-
-func hex4(r rune) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[(r>>12)&15], digits[(r>>8)&15], digits[(r>>4)&15], digits[r&15]})
+	return termsafe.Line(s)
 }

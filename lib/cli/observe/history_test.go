@@ -11,12 +11,13 @@ import (
 func TestCleanEscapesControlAndBidiCharacters(t *testing.T) {
 	cases := map[string]string{
 		"plain text":             "plain text",
-		"red \x1b[31mX\x1b[0m":   `red \u001b[31mX\u001b[0m`,
-		"bell\x07 tab\tnew\nend": `bell\u0007 tab new end`,
+		"red \x1b[31mX\x1b[0m":   `red \x1b[31mX\x1b[0m`,
+		"bell\x07 tab\tnew\nend": `bell\x07 tab new end`,
 		"evil \u202eeman":        `evil \u202eeman`,
 		"\u2066iso\u2069":        `\u2066iso\u2069`,
 		"\u009b31m":              `\u009b31m`,
-		"raw \x9b byte":          "raw \ufffd byte",
+		"raw \x9b byte":          `raw \x9b byte`,
+		"safe\rEVIL":             `safe\x0dEVIL`,
 	}
 	for in, want := range cases {
 		if got := clean(in, 100); got != want {

@@ -34,8 +34,9 @@ The front command reaches the same commands:
 
   fluzo telemetry purge --local --dry-run`},
 		{Title: "Exit status", Body: `0 success; 1 failure (for example a task that does not exist); 2 usage error;
-3 not inside a git working tree (replay, diag); 10 purge without --dry-run or
---yes; 11 purge while a process is writing telemetry; 13 the store or the
+3 not inside a git working tree (replay, diag) or an invalid .fluzo (health,
+with the same diagnostics as fluzo-admit config validate); 10 purge without
+--dry-run or --yes; 11 purge while a process is writing telemetry; 13 the store or the
 archive is unavailable.`},
 		{Title: "Privacy", Body: `By default telemetry holds operation metadata only: no prompts, source code,
 tool arguments or results, diffs, shell output or model reasoning, and never

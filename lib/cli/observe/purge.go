@@ -8,6 +8,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/telemetry"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -58,13 +59,13 @@ fluzo-store history purge).`,
 				verb = "would remove"
 			}
 			for _, f := range plan.Files {
-				fmt.Fprintf(w, "%s %s\n", verb, f)
+				fmt.Fprintf(w, "%s %s\n", verb, termsafe.Line(f))
 			}
 			if _, err := os.Lstat(plan.Dir); os.IsNotExist(err) {
 				// Do not claim to have purged a directory that never existed.
-				fmt.Fprintf(w, "no local telemetry archive at %s: nothing to purge\n", plan.Dir)
+				fmt.Fprintf(w, "no local telemetry archive at %s: nothing to purge\n", termsafe.Line(plan.Dir))
 			} else {
-				fmt.Fprintf(w, "%s %d file(s), %s from %s\n", verb, len(plan.Files), humanBytes(plan.Bytes), plan.Dir)
+				fmt.Fprintf(w, "%s %d file(s), %s from %s\n", verb, len(plan.Files), humanBytes(plan.Bytes), termsafe.Line(plan.Dir))
 			}
 			fmt.Fprintf(w, "note: %s\n", plan.Remote)
 			return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -103,7 +104,7 @@ func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
 	}
-	return " (" + r + ")"
+	return " (" + termsafe.Line(r) + ")"
 }
 
 func dash(s string) string {

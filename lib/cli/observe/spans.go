@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/telemetry"
+	"github.com/josecorral/fluzo/lib/termsafe"
 )
 
 // SpanRow is one archived span of a task, for diag --spans.
@@ -103,7 +104,7 @@ func printSpans(w io.Writer, rows []SpanRow) {
 
 func statusText(r SpanRow) string {
 	if r.Outcome == "" || r.Outcome == r.Status {
-		return r.Status
+		return termsafe.Line(r.Status)
 	}
-	return r.Status + " " + r.Outcome
+	return termsafe.Line(r.Status + " " + r.Outcome)
 }

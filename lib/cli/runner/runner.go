@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -88,19 +89,20 @@ func Usage(c *cli.Command, format string, args ...any) error {
 	return core.Errorf(core.CodeUsage, format, args...).WithHint("see '%s --help'", c.FullName())
 }
 
-// Report prints err to w and returns its exit code.
+// Report prints err to w and returns its exit code. Messages quote
+// untrusted values (paths, provider text), so they go through termsafe.
 func Report(w io.Writer, prog string, err error) int {
 	var exitCoder cli.ExitCoder
 	if errors.As(err, &exitCoder) && !isTyped(err) {
 		if msg := strings.TrimSpace(err.Error()); msg != "" {
-			fmt.Fprintf(w, "%s: %s\n", prog, msg)
+			fmt.Fprintf(w, "%s: %s\n", prog, termsafe.Text(msg))
 		}
 		return exitCoder.ExitCode()
 	}
 	fe := core.AsError(err)
-	fmt.Fprintf(w, "%s: %s\n", prog, fe.Message)
+	fmt.Fprintf(w, "%s: %s\n", prog, termsafe.Text(fe.Message))
 	if fe.Hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", fe.Hint)
+		fmt.Fprintf(w, "hint: %s\n", termsafe.Text(fe.Hint))
 	}
 	return core.ExitFor(fe.Code)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -37,7 +38,7 @@ func runHistoryList(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	if !c.Bool("json") {
-		fmt.Fprintf(c.Root().Writer, "repository %s\nstore      %s\n\n", s.Workspace().Root, s.Workspace().Drive())
+		fmt.Fprintf(c.Root().Writer, "repository %s\nstore      %s\n\n", termsafe.Line(s.Workspace().Root), termsafe.Line(s.Workspace().Drive()))
 	}
 	return printSessions(c, sums, true)
 }
@@ -102,7 +103,7 @@ func runPurge(ctx context.Context, c *cli.Command) error {
 func previewPurge(ctx context.Context, c *cli.Command, ws store.Workspace, sel store.PurgeSelect) error {
 	s, err := store.OpenReadOnly(ctx, ws)
 	if core.CodeOf(err) == core.CodeNotFound {
-		fmt.Fprintf(c.Root().ErrWriter, "fluzo-store: no store in %s; nothing to purge\n", ws.Root)
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo-store: no store in %s; nothing to purge\n", termsafe.Line(ws.Root))
 		return nil
 	}
 	if err != nil {
@@ -148,14 +149,14 @@ func printPurge(c *cli.Command, plan store.PurgePlan, verb string, res *store.Pu
 		}
 		return out.flush()
 	}
-	fmt.Fprintf(w, "repository %s\nstore      %s\n", plan.Repository, plan.Drive)
+	fmt.Fprintf(w, "repository %s\nstore      %s\n", termsafe.Line(plan.Repository), termsafe.Line(plan.Drive))
 	for _, id := range plan.Missing {
-		fmt.Fprintf(w, "session %s: not in this store (already purged?)\n", clean(id))
+		fmt.Fprintf(w, "session %s: not in this store (already purged?)\n", termsafe.Line(id))
 	}
 	n := 0
 	for _, ps := range plan.Sessions {
 		if ps.Refused != "" {
-			fmt.Fprintf(w, "refused  session %s: %s\n", ps.ID, ps.Refused)
+			fmt.Fprintf(w, "refused  session %s: %s\n", ps.ID, termsafe.Line(ps.Refused))
 			continue
 		}
 		n++

@@ -9,6 +9,7 @@ import (
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
 )
 
@@ -172,23 +173,23 @@ func showText(c *cli.Command, v taskView) error {
 	t := v.task
 	fmt.Fprintf(w, "task     %s\nsession  %s\nstate    %s\n", t.ID, t.SessionID, t.State)
 	if t.Reason != "" {
-		fmt.Fprintf(w, "reason   %s\n", clean(t.Reason))
+		fmt.Fprintf(w, "reason   %s\n", termsafe.Line(t.Reason))
 	}
-	fmt.Fprintf(w, "created  %s\nupdated  %s\nrequest  %s\n", t.CreatedAt.Format(time.RFC3339), t.UpdatedAt.Format(time.RFC3339), clean(t.Request))
+	fmt.Fprintf(w, "created  %s\nupdated  %s\nrequest  %s\n", t.CreatedAt.Format(time.RFC3339), t.UpdatedAt.Format(time.RFC3339), termsafe.Line(t.Request))
 	if t.Verify != "" {
-		fmt.Fprintf(w, "verify   %s\n", clean(t.Verify))
+		fmt.Fprintf(w, "verify   %s\n", termsafe.Line(t.Verify))
 	}
 	for _, a := range v.attempts {
 		fmt.Fprintf(w, "\nattempt %d  %s  %s", a.Number, a.ID, a.State)
 		if a.Reason != "" {
-			fmt.Fprintf(w, " (%s)", clean(a.Reason))
+			fmt.Fprintf(w, " (%s)", termsafe.Line(a.Reason))
 		}
 		fmt.Fprintf(w, "  trace %s\n", orDash(a.TraceID))
 		for _, r := range v.reqs[a.ID] {
-			fmt.Fprintf(w, "  request   %s  %s  %s  tokens in %s out %s\n", r.ID, clean(r.Model), r.State, tokens(r.InputTokens), tokens(r.OutputTokens))
+			fmt.Fprintf(w, "  request   %s  %s  %s  tokens in %s out %s\n", r.ID, termsafe.Line(r.Model), r.State, tokens(r.InputTokens), tokens(r.OutputTokens))
 		}
 		for _, o := range v.ops[a.ID] {
-			fmt.Fprintf(w, "  operation %s  %-12s %s\n", o.ID, clean(o.Tool), o.State)
+			fmt.Fprintf(w, "  operation %s  %-12s %s\n", o.ID, termsafe.Line(o.Tool), o.State)
 		}
 	}
 	return nil
@@ -206,5 +207,5 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return clean(s)
+	return termsafe.Line(s)
 }

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/termsafe"
 )
 
 // record wraps a JSON object value as a JSONL record that starts with
@@ -42,34 +42,15 @@ func newJSONL(w io.Writer) *jsonl {
 func (j *jsonl) put(v any) error { return j.enc.Encode(v) }
 func (j *jsonl) flush() error    { return j.w.Flush() }
 
-// clean makes untrusted text safe for a terminal: control characters
-// (including ESC and C1 controls) are shown escaped, never emitted raw.
-func clean(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
-}
-
-// short trims text for a table cell.
+// short trims text for a table cell: one line, at most n runes of the
+// original text (cut before escaping, so no escape is cut in half).
 func short(s string, n int) string {
-	s = clean(strings.Join(strings.Fields(s), " "))
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "..."
+	s = strings.Join(strings.Fields(s), " ")
+	if head, cut := termsafe.Head(s, n); cut {
+		head, _ = termsafe.Head(head, n-1)
+		return termsafe.Line(head) + "..."
 	}
-	return s
+	return termsafe.Line(s)
 }
 
 // table writes aligned columns.

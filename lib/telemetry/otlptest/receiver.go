@@ -18,7 +18,6 @@ import (
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
-	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
@@ -26,15 +25,14 @@ import (
 // Receiver collects what OTLP http/protobuf exporters send to
 // /v1/traces, /v1/metrics and /v1/logs.
 type Receiver struct {
-	srv       *httptest.Server
-	mu        sync.Mutex
-	spans     []*tracepb.Span
-	logs      []*logspb.LogRecord
-	metrics   []*metricspb.Metric
-	resources []*resourcepb.Resource
-	hits      int
-	header    http.Header
-	hold      chan struct{}
+	srv     *httptest.Server
+	mu      sync.Mutex
+	spans   []*tracepb.Span
+	logs    []*logspb.LogRecord
+	metrics []*metricspb.Metric
+	hits    int
+	header  http.Header
+	hold    chan struct{}
 }
 
 // Start listens on addr ("" picks a free 127.0.0.1 port).
@@ -133,7 +131,6 @@ func (r *Receiver) addSpans(m *coltrace.ExportTraceServiceRequest) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rs := range m.ResourceSpans {
-		r.resources = append(r.resources, rs.Resource)
 		for _, ss := range rs.ScopeSpans {
 			r.spans = append(r.spans, ss.Spans...)
 		}
@@ -144,7 +141,6 @@ func (r *Receiver) addMetrics(m *colmetrics.ExportMetricsServiceRequest) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rm := range m.ResourceMetrics {
-		r.resources = append(r.resources, rm.Resource)
 		for _, sm := range rm.ScopeMetrics {
 			r.metrics = append(r.metrics, sm.Metrics...)
 		}
@@ -155,7 +151,6 @@ func (r *Receiver) addLogs(m *collogs.ExportLogsServiceRequest) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rl := range m.ResourceLogs {
-		r.resources = append(r.resources, rl.Resource)
 		for _, sl := range rl.ScopeLogs {
 			r.logs = append(r.logs, sl.LogRecords...)
 		}
@@ -167,13 +162,6 @@ func (r *Receiver) Snapshot() (spans []*tracepb.Span, metrics []*metricspb.Metri
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]*tracepb.Span(nil), r.spans...), append([]*metricspb.Metric(nil), r.metrics...), append([]*logspb.LogRecord(nil), r.logs...), r.hits
-}
-
-// Resources returns the resource of every batch received.
-func (r *Receiver) Resources() []*resourcepb.Resource {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]*resourcepb.Resource(nil), r.resources...)
 }
 
 // Header returns the headers of the last request.

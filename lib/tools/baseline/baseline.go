@@ -162,14 +162,3 @@ func index(s *Snapshot) map[string]Entry {
 	}
 	return m
 }
-
-// CaptureDir is Capture for a directory path: it opens the confinement
-// root itself (failing closed like every file tool) and closes it after.
-func CaptureDir(ctx context.Context, dir string, baseEnv []string) (*Snapshot, error) {
-	root, err := confine.Open(dir, "")
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return Capture(ctx, root, baseEnv)
-}

@@ -90,9 +90,6 @@ func (r *Root) Close() error { return unix.Close(r.fd) }
 // Dir returns the absolute root path as given.
 func (r *Root) Dir() string { return r.dir }
 
-// FD returns the root's O_PATH descriptor (owned by r).
-func (r *Root) FD() int { return r.fd }
-
 // procPath asks the kernel for the current path of an open descriptor.
 func procPath(fd int) (string, error) {
 	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))

@@ -5,15 +5,17 @@ package text
 
 import "github.com/josecorral/fluzo/lib/tui/theme"
 
-// Attr adds emphasis on top of a token's own style.
-type Attr uint8
+// Attr adds emphasis on top of a token's own style. It is defined in
+// theme (whose Style method takes it; theme cannot import text) and
+// re-exported here so spans keep spelling it text.Bold and so on.
+type Attr = theme.Attr
 
 const (
-	Bold Attr = 1 << iota
-	Italic
-	Underline
-	Reverse
-	Dim
+	Bold      = theme.Bold
+	Italic    = theme.Italic
+	Underline = theme.Underline
+	Reverse   = theme.Reverse
+	Dim       = theme.Dim
 )
 
 // Span is a run of display text in one style. Text is already safe for the
