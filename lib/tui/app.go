@@ -10,7 +10,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/josecorral/fluzo/lib/port"
-	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
 )
 
@@ -28,10 +27,8 @@ type Options struct {
 	FPS           int  // 0..60
 	FPSSet        bool // FPS came from the command line (else tui.animation_fps applies)
 	ReducedMotion bool
-	Theme         string
-	ASCII         bool
-	NoColor       bool
-	Colors16      bool
+	Theme         string     // default or high-contrast
+	Caps          theme.Caps // colour depth and ASCII (theme.Detect + flags)
 	Mouse         bool
 	Workspace     string
 	// Draft pre-fills the composer (fluzo demo); Submit sends it at once.
@@ -63,6 +60,7 @@ type App struct {
 	clock Clock
 	box   *box
 	p     painter
+	th    *theme.Theme
 
 	items     []*item
 	truncated int // items dropped from memory (older pages via the port)
@@ -97,14 +95,17 @@ type App struct {
 	sidebarOff   bool
 	mouseOn      bool
 
-	fr       frames
-	timer    Stopper
-	moving   bool
-	start    time.Duration
-	dirty    dirtySet
-	quitting bool
-	pending  map[string]string // request id -> command name
-	stats    renderStats
+	fr         frames
+	waveRow    int // screen row of the message wave, -1 when not shown
+	agePhase   phase
+	phaseSince time.Duration
+	timer      Stopper
+	moving     bool
+	start      time.Duration
+	dirty      dirtySet
+	quitting   bool
+	pending    map[string]string // request id -> command name
+	stats      renderStats
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -124,7 +125,12 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	if a.clock == nil {
 		a.clock = realClock{start: time.Now()}
 	}
-	a.p = painter{scr: scr, style: styleFunc(opts), ascii: opts.ASCII}
+	th, err := theme.New(opts.Theme, opts.Caps)
+	if err != nil { // validated by the command line; fall back rather than fail a frame
+		th, _ = theme.New(theme.NameDefault, opts.Caps)
+	}
+	a.th = th
+	a.p = painter{scr: scr, style: th.Style, ascii: opts.Caps.ASCII}
 	a.fr = newFrames(opts.FPS)
 	if opts.ReducedMotion {
 		a.fr = newFrames(0)
@@ -134,24 +140,8 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	a.start = a.clock.Now()
 	a.lastEnter = a.start - time.Hour
 	a.dirty.all = true
+	a.waveRow = -1
 	return a
-}
-
-// styleFunc is TEMPORARY until lib/tui/theme lands: a plain mapping of
-// tokens to terminal styles honouring NO_COLOR.
-func styleFunc(opts Options) func(theme.Token, text.Attr) tcell.Style {
-	colours := map[theme.Token]tcell.Color{
-		theme.Accent: tcell.ColorTeal, theme.Muted: tcell.ColorGray, theme.Success: tcell.ColorGreen,
-		theme.Warning: tcell.ColorYellow, theme.Error: tcell.ColorRed, theme.Subtle: tcell.ColorSilver,
-		theme.Separator: tcell.ColorGray, theme.ToolTitle: tcell.ColorTeal, theme.Highlight: tcell.ColorAqua,
-	}
-	return func(tok theme.Token, at text.Attr) tcell.Style {
-		st := tcell.StyleDefault
-		if c, ok := colours[tok]; ok && !opts.NoColor {
-			st = st.Foreground(c)
-		}
-		return st.Bold(at&text.Bold != 0).Dim(at&text.Dim != 0).Reverse(at&text.Reverse != 0)
-	}
 }
 
 // send writes a command and remembers what the reply answers.
@@ -197,12 +187,6 @@ func (a *App) wake(b batch) bool {
 	a.render()
 	a.armTimer()
 	return !a.quitting && !b.closed
-}
-
-// motionActive gates the animation timer: nothing is armed while the
-// screen is static (idle, FPS 0, reduced motion, a dialog open).
-func (a *App) motionActive() bool {
-	return a.fr.interval > 0 && a.phase.moving() && a.dialog == dialogNone
 }
 
 func (a *App) armTimer() {

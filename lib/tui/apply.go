@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/tui/cards"
 )
 
 // apply folds one port record into the screen state.
@@ -165,6 +166,7 @@ func (a *App) event(ev *port.Event) {
 		}
 		if last := a.lastItem(); last != nil && last.kind == itemAssistant && !last.final {
 			last.final = true
+			last.text += last.stream.Flush()
 			if d.Content != "" {
 				last.text = safeText(d.Content)
 			}
@@ -173,13 +175,18 @@ func (a *App) event(ev *port.Event) {
 			a.addItem(&item{kind: itemAssistant, text: safeText(d.Content), final: true})
 		}
 	case "operation.requested":
-		var d struct{ Tool string }
-		decodeData(ev.Data, &d)
-		a.addItem(&item{kind: itemTool, tool: &toolInfo{operation: ev.Operation, name: safeLine(d.Tool), state: "running"}})
+		t := &toolInfo{op: cards.Op{ID: ev.Operation}}
+		a.applyOp(t, ev)
+		a.addItem(&item{kind: itemTool, tool: t})
+	case "operation.decision", "operation.intent", "operation.dispatched", "operation.result", "operation.unknown":
+		if t := a.toolItem(ev.Operation); t != nil {
+			a.applyOp(t.tool, ev)
+			t.touch()
+		}
 	case "permission.requested":
 		ap := newApproval(ev, a.clock.Now())
 		if t := a.toolItem(ap.operation); t != nil {
-			t.tool.summary = ap.action
+			a.applyOp(t.tool, ev)
 			t.touch()
 		}
 		a.addItem(&item{kind: itemApproval, approval: ap})
@@ -190,34 +197,18 @@ func (a *App) event(ev *port.Event) {
 		if it := a.approvalItem(d.Operation); it != nil && it.approval.state == approvalPending {
 			a.resolveApproval(d.Operation, d.Verdict, "")
 		}
+		if t := a.toolItem(d.Operation); t != nil {
+			a.applyOp(t.tool, ev)
+			t.touch()
+		}
 		if a.phase == phaseWaiting {
 			a.phase = phaseRunning
 		}
-	case "operation.result":
-		var d struct{ To string }
-		decodeData(ev.Data, &d)
-		if t := a.toolItem(ev.Operation); t != nil {
-			t.tool.state = d.To
-			t.touch()
-		}
 	case "command.result":
-		var d struct {
-			Command    string
-			ExitCode   int    `json:"exit_code"`
-			OutputTail string `json:"output_tail"`
-			Failure    string
-		}
-		decodeData(ev.Data, &d)
+		// command.result names no operation: it is the evidence of the
+		// latest exec call.
 		if t := a.lastTool("exec"); t != nil {
-			code := d.ExitCode
-			t.tool.exitCode = &code
-			if t.tool.summary == "" {
-				t.tool.summary = safeLine(d.Command)
-			}
-			t.tool.output = safeText(d.OutputTail)
-			if d.Failure != "" {
-				t.tool.output += "\n" + safeLine(d.Failure)
-			}
+			a.applyOp(t.tool, ev)
 			t.touch()
 		}
 	case "intervention":
@@ -255,7 +246,7 @@ func (a *App) live(l *port.Live) {
 			last = &item{kind: itemAssistant}
 			a.addItem(last)
 		}
-		last.text += last.stream.write(l.Text)
+		last.text += last.stream.Write(l.Text)
 		last.touch()
 		a.newOutput()
 	case "live.warning", "live.storage_warning", "live.protocol_error":
@@ -346,9 +337,17 @@ func (a *App) lastItem() *item {
 	return a.items[len(a.items)-1]
 }
 
+// applyOp folds an operation event into the tool's card; data a card
+// cannot decode is shown as a notice, never guessed at.
+func (a *App) applyOp(t *toolInfo, ev *port.Event) {
+	if err := t.op.ApplyEvent(ev.Type, ev.Data); err != nil {
+		a.setNotice(safeLine(err.Error()))
+	}
+}
+
 func (a *App) toolItem(op string) *item {
 	for i := len(a.items) - 1; i >= 0; i-- {
-		if it := a.items[i]; it.kind == itemTool && it.tool.operation == op {
+		if it := a.items[i]; it.kind == itemTool && it.tool.op.ID == op {
 			return it
 		}
 	}
@@ -357,7 +356,7 @@ func (a *App) toolItem(op string) *item {
 
 func (a *App) lastTool(name string) *item {
 	for i := len(a.items) - 1; i >= 0; i-- {
-		if it := a.items[i]; it.kind == itemTool && it.tool.name == name {
+		if it := a.items[i]; it.kind == itemTool && it.tool.op.Tool == name {
 			return it
 		}
 	}

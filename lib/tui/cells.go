@@ -20,7 +20,7 @@ func bold(s string, tok theme.Token) text.Span {
 // place that turns spans into cells, so clipping and width agree.
 type painter struct {
 	scr   tcell.Screen
-	style func(theme.Token, text.Attr) tcell.Style
+	style func(theme.Token, theme.Attr) tcell.Style
 	ascii bool
 }
 
@@ -33,8 +33,11 @@ func (p painter) put(x, y, w int, l line) int {
 		for g.Next() {
 			rs := g.Runes()
 			cw := g.Width()
-			if cw == 0 {
-				continue
+			if rs[0] == '\t' {
+				rs, cw = []rune{' '}, 1 // text.Wrap expands tabs; this is a last guard
+			}
+			if cw == 0 || rs[0] < 0x20 {
+				continue // never a control in a cell
 			}
 			if col+cw > w {
 				return col
@@ -72,61 +75,20 @@ func (p painter) glyph(uni, ascii string) string {
 	return uni
 }
 
-// TEMPORARY until lib/tui/text's Width/Wrap land on main.
-func cellWidth(s string) int { return uniseg.StringWidth(s) }
+func cellWidth(s string) int { return text.Width(s) }
 
-func lineWidth(l line) int {
-	n := 0
-	for _, sp := range l {
-		n += cellWidth(sp.Text)
-	}
-	return n
-}
+func lineWidth(l line) int { return text.LineWidth(l) }
 
-// wrapLine soft-wraps l at width by grapheme (TEMPORARY: text.Wrap).
+// wrapLine soft-wraps l at width (word boundaries, then graphemes).
 func wrapLine(l line, width int) []line {
 	if width <= 0 {
 		return []line{l}
 	}
-	var out []line
-	var cur line
-	col := 0
-	for _, sp := range l {
-		g := uniseg.NewGraphemes(sp.Text)
-		start, pos := 0, 0
-		for g.Next() {
-			cw := g.Width()
-			if col+cw > width && col > 0 {
-				if pos > start {
-					cur = append(cur, text.Span{Text: sp.Text[start:pos], Token: sp.Token, Attr: sp.Attr})
-				}
-				out = append(out, cur)
-				cur, col, start = nil, 0, pos
-			}
-			col += cw
-			_, pos = g.Positions()
-		}
-		if pos > start {
-			cur = append(cur, text.Span{Text: sp.Text[start:pos], Token: sp.Token, Attr: sp.Attr})
-		}
+	out := text.Wrap(l, width)
+	if len(out) == 0 {
+		return []line{{}}
 	}
-	return append(out, cur)
+	return out
 }
 
-// truncate cuts s to w cells with an ellipsis (TEMPORARY: text.Truncate).
-func truncate(s string, w int, ellipsis string) string {
-	if cellWidth(s) <= w {
-		return s
-	}
-	ew := cellWidth(ellipsis)
-	g := uniseg.NewGraphemes(s)
-	col, end := 0, 0
-	for g.Next() {
-		if col+g.Width() > w-ew {
-			break
-		}
-		col += g.Width()
-		_, end = g.Positions()
-	}
-	return s[:end] + ellipsis
-}
+func truncate(s string, w int, ellipsis string) string { return text.Truncate(s, w, ellipsis) }

@@ -23,7 +23,11 @@ func (a *App) drawConversation(l layout) {
 			owner = append(owner, i)
 		}
 	}
-	for _, r := range a.statusRows(l.textW) {
+	wave := -1
+	for i, r := range a.statusRows(l.textW) {
+		if i == 0 && a.phase == phaseRunning {
+			wave = len(rows) // the wave row: identity draws it
+		}
 		rows = append(rows, r)
 		owner = append(owner, -1)
 	}
@@ -38,7 +42,14 @@ func (a *App) drawConversation(l layout) {
 	} else if a.scroll > maxTop {
 		a.scroll = maxTop
 	}
+	a.waveRow = -1
+	if wave >= a.scroll && wave < a.scroll+c.h {
+		a.waveRow = c.y + wave - a.scroll
+	}
 	for r := 0; r < c.h && a.scroll+r < len(rows); r++ {
+		if a.scroll+r == wave {
+			continue
+		}
 		row := rows[a.scroll+r]
 		if a.focus == focusChat && owner[a.scroll+r] == a.selected && len(row) > 0 {
 			row = append(line{span(a.p.glyph("▌ ", "> "), theme.Highlight)}, row[1:]...)
@@ -115,7 +126,7 @@ func (a *App) statusRows(width int) []line {
 			row("shift+enter or ctrl+j adds a line · tab switches to the conversation · ctrl+y yolo", theme.Subtle),
 		}
 	case phaseRunning:
-		return []line{row(a.p.glyph("▁▃▅▇▅▃▁", ".:=#=:.")+"  Working", theme.Accent, elapsed, theme.Muted)}
+		return []line{{}} // the message wave (identity.DrawWave) with its elapsed time
 	case phaseWaiting:
 		return []line{row("Waiting for your approval"+elapsed, theme.Warning), row("tab focuses the card · a approve once · t approve for this task · d deny", theme.Subtle)}
 	case phaseStopping:

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/josecorral/fluzo/lib/port"
 	"github.com/josecorral/fluzo/lib/tui/theme"
@@ -34,7 +33,9 @@ func (a *App) render() {
 		a.drawAll(l)
 	} else {
 		a.stats.identityFrames++
-		a.drawActivity(l)
+		if !l.tooSmall {
+			a.drawIdentity(l)
+		}
 	}
 	a.dirty = dirtySet{}
 	a.scr.Show()
@@ -45,7 +46,6 @@ func (a *App) drawAll(l layout) {
 		a.drawTooSmall(l)
 		return
 	}
-	a.drawActivity(l)
 	if l.compact {
 		a.drawCompactHeader(l)
 	} else {
@@ -54,6 +54,7 @@ func (a *App) drawAll(l layout) {
 	a.drawConversation(l)
 	a.drawComposer(l)
 	a.drawFooter(l)
+	a.drawIdentity(l)
 	if a.dialog != dialogNone {
 		a.drawDialog(l)
 	}
@@ -77,33 +78,9 @@ func (a *App) modeLabel() string {
 	return "NORMAL"
 }
 
-// drawActivity is the identity row: TEMPORARY plain bar until
-// lib/tui/identity lands (then identity draws it into the screen).
-func (a *App) drawActivity(l layout) {
-	a.p.fill(0, 0, l.w, ' ', theme.Base)
-	length := 4 * l.w / 5
-	travel := l.w - length
-	off := travel / 2
-	tok := theme.Separator
-	if a.phase.moving() && a.fr.interval > 0 {
-		t := float64(a.clock.Now()-a.start) / float64(800*time.Millisecond)
-		frac := t - float64(int(t))
-		if frac < 0.5 {
-			off = int(float64(travel) * frac * 2)
-		} else {
-			off = int(float64(travel) * (1 - frac) * 2)
-		}
-		tok = theme.Accent
-	}
-	if a.phase == phaseWaiting {
-		tok = theme.Warning
-	}
-	a.p.fill(off, 0, length, []rune(a.p.glyph("▔", "-"))[0], tok)
-}
-
 func (a *App) drawCompactHeader(l layout) {
-	x := 1
-	x += a.p.put(x, 1, l.w-2, line{bold(a.p.glyph("FLUZO", "FLUZO"), theme.Accent), span(" ", theme.Base)})
+	x := 1 + 5 + 1 // the compact FLUZO is drawn by the identity
+
 	cwd := shortPath(a.info.root, 4)
 	tail := line{span(" "+cwd+" • ", theme.Muted), span("context "+a.info.context, theme.Muted)}
 	fill := l.w - 2 - (x - 1) - lineWidth(tail)
@@ -155,8 +132,7 @@ func shortPath(p string, keep int) string {
 func (a *App) drawSidebar(l layout) {
 	s := l.sidebar
 	y := s.y
-	a.p.put(s.x, y, 30, line{bold("FLUZO", theme.Accent)}) // identity's wordmark replaces this
-	y += 4
+	y += 4 // rows 1-3 are the wordmark, drawn by the identity
 	put := func(l line) {
 		if y < s.bottom() {
 			a.p.put(s.x, y, 29, l)

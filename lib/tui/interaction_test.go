@@ -163,7 +163,7 @@ func TestApprovalEscapesWhatItShowsAndAnswersTheExactOperation(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{FPS: 60})
 	running(h)
 	h.records(ev(5, "permission.requested", "", `{"operation":"op_9","tool":"write","args":{"path":"src/\u202egnp.rs\u001b[2J"},"rule":"policy.write=ask"}`))
-	h.mustShow("[U+202E]")
+	h.mustShow(`src/\u202egnp.rs\x1b[2J`)
 	if h.contains("\u202e") || h.contains("\x1b") {
 		t.Fatal("a bidi or control character reached a cell")
 	}
@@ -308,7 +308,7 @@ func TestFollowIsExplicitAndAPausedViewNeverMoves(t *testing.T) {
 	h := newHarness(t, 80, 24, Options{FPS: 60})
 	running(h)
 	for i := 0; i < 40; i++ {
-		h.records(delta("line\n"))
+		h.records(delta("line\n\n"))
 	}
 	h.keys(key(tcell.KeyTab), key(tcell.KeyPgUp))
 	if h.app.follow {
@@ -323,7 +323,7 @@ func TestFollowIsExplicitAndAPausedViewNeverMoves(t *testing.T) {
 	}
 	before := view()
 	for i := 0; i < 20; i++ {
-		h.records(delta("more\n"))
+		h.records(delta("more\n\n"))
 	}
 	if after := view(); after != before {
 		t.Fatalf("streaming moved a paused view:\n%s\n---\n%s", before, after)
@@ -374,7 +374,7 @@ func TestCopyOnlyOnExplicitKey(t *testing.T) {
 		t.Fatalf("clipboard written without a key: %q", got)
 	}
 	h.keys(key(tcell.KeyTab), runeKey('c'))
-	if got := string(h.scr.GetClipboardData()); got != "fn main() {}\n" {
+	if got := string(h.scr.GetClipboardData()); got != "fn main() {}" {
 		t.Fatalf("copied %q", got)
 	}
 }

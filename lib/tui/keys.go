@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -346,27 +345,19 @@ func (a *App) copySelected() {
 	s := it.text
 	switch it.kind {
 	case itemTool:
-		s = it.tool.summary + "\n" + it.tool.output
+		s = ""
+		if c := it.tool.op.Command; c != nil {
+			s = safeText(c.Command + "\n" + c.OutputTail)
+		}
 	case itemApproval:
 		s = it.approval.action
-	}
-	if code := lastCodeBlock(s); code != "" {
-		s = code
+	case itemAssistant:
+		if n := len(it.blocks); n > 0 {
+			s = it.blocks[n-1].Code
+		}
 	}
 	a.scr.SetClipboard([]byte(s))
 	a.setNotice("copied to the clipboard (OSC 52)")
-}
-
-func lastCodeBlock(s string) string {
-	parts := strings.Split(s, "```")
-	if len(parts) < 3 {
-		return ""
-	}
-	block := parts[len(parts)-2]
-	if i := strings.IndexByte(block, '\n'); i >= 0 {
-		block = block[i+1:]
-	}
-	return block
 }
 
 func (a *App) toggleMouse() {

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/termsafe"
+	"github.com/josecorral/fluzo/lib/tui/cards"
+	"github.com/josecorral/fluzo/lib/tui/markdown"
 )
 
 // phase is the task-level state the whole screen is designed around
@@ -51,7 +54,7 @@ type item struct {
 	kind   itemKind
 	gen    int // bumped on every change; the render cache keys on it
 	text   string
-	stream stream // incremental sanitizer for streamed assistant text
+	stream termsafe.Stream // incremental sanitizer for streamed assistant text
 	final  bool
 
 	tool     *toolInfo
@@ -59,6 +62,9 @@ type item struct {
 	interv   *intervention
 	result   *port.Result
 	notice   notice
+
+	md     markdown.Renderer // assistant text; reuses unchanged blocks while streaming
+	blocks []markdown.CodeBlock
 
 	cache renderCache
 }
@@ -68,14 +74,11 @@ type notice struct {
 	severity          string // info, warning, error
 }
 
+// toolInfo is a tool call: its card (lib/tui/cards) is rebuilt from the
+// operation's events; expanded is the person's choice, kept across them.
 type toolInfo struct {
-	operation string
-	name      string
-	summary   string // argv or path, sanitized
-	state     string // running, succeeded, failed, unknown
-	exitCode  *int
-	output    string
-	expanded  bool
+	op       cards.Op
+	expanded bool
 }
 
 type approvalState uint8

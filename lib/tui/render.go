@@ -1,10 +1,11 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/tui/cards"
+	"github.com/josecorral/fluzo/lib/tui/markdown"
 	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
 )
@@ -17,9 +18,6 @@ const (
 	labelAssistant = "Fluzo"
 	labelApproval  = "APPROVAL REQUIRED"
 )
-
-// collapseAt is where tool bodies fold into "N more lines".
-const collapseAt = 10
 
 // lines returns an item's rows at width (gutter included), from the cache
 // when neither the item nor the width changed since the last render.
@@ -51,8 +49,11 @@ func (a *App) layoutItem(it *item, width int) []line {
 		}
 	case itemAssistant:
 		add(plain, line{bold(labelAssistant, theme.Accent), span(" · "+a.info.model, theme.Subtle)})
-		for _, l := range markdownLines(it.text) {
-			add(plain, l)
+		it.md.Options = markdown.Options{ASCII: a.opts.Caps.ASCII}
+		res := it.md.Render(it.text, body)
+		it.blocks = res.Blocks
+		for _, l := range res.Lines {
+			out = append(out, append(line{plain}, l...))
 		}
 	case itemTool:
 		out = append(out, a.toolLines(it.tool, body)...)
@@ -89,55 +90,12 @@ func (a *App) layoutItem(it *item, width int) []line {
 	return append(out, line{}) // one blank row between items
 }
 
-// markdownLines is TEMPORARY until lib/tui/markdown lands: fenced code
-// in the code token, headings in accent, the rest as base text.
-func markdownLines(src string) []line {
+func (a *App) toolLines(t *toolInfo, body int) []line {
 	var out []line
-	inCode := false
-	for _, l := range strings.Split(src, "\n") {
-		switch {
-		case strings.HasPrefix(l, "```"):
-			inCode = !inCode
-			out = append(out, line{span(l, theme.Separator)})
-		case inCode:
-			out = append(out, line{span(l, theme.Warning)})
-		case strings.HasPrefix(l, "#"):
-			out = append(out, line{bold(strings.TrimLeft(l, "# "), theme.Accent)})
-		default:
-			out = append(out, line{span(l, theme.Base)})
-		}
+	for _, l := range cards.Render(t.op, cards.Options{Width: body, ASCII: a.opts.Caps.ASCII, Expanded: t.expanded}) {
+		out = append(out, append(line{span("  ", theme.Base)}, l...))
 	}
 	return out
-}
-
-func (a *App) toolLines(t *toolInfo, body int) []line {
-	icon, tok := a.p.glyph("● ", "[.] "), theme.Muted
-	switch t.state {
-	case "succeeded":
-		icon, tok = a.p.glyph("✓ ", "[v] "), theme.Success
-	case "failed", "unknown":
-		icon, tok = a.p.glyph("× ", "[x] "), theme.Error
-	}
-	head := line{span("  ", theme.Base), span(icon, tok), bold(t.name, theme.ToolTitle), span(" "+t.summary, theme.Base)}
-	if t.exitCode != nil {
-		head = append(head, span(fmt.Sprintf("  exit %d", *t.exitCode), tok))
-	}
-	head = append(head, span("  "+t.state, tok))
-	out := wrapLine(head, body+2)
-	var bodyRows []line
-	for _, l := range strings.Split(strings.TrimRight(t.output, "\n"), "\n") {
-		if l == "" && t.output == "" {
-			break
-		}
-		for _, w := range wrapLine(line{span(l, theme.Panel)}, body-2) {
-			bodyRows = append(bodyRows, append(line{span("    ", theme.Base)}, w...))
-		}
-	}
-	if len(bodyRows) > collapseAt && !t.expanded {
-		more := len(bodyRows) - collapseAt
-		bodyRows = append(bodyRows[:collapseAt], line{span("    ", theme.Base), span(fmt.Sprintf("%s %d more lines · Space to expand", a.p.glyph("…", "..."), more), theme.Muted)})
-	}
-	return append(out, bodyRows...)
 }
 
 func (a *App) resultLines(r *port.Result, body int) []line { return resultRows(a, r, body) }

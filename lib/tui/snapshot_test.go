@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/josecorral/fluzo/lib/tui/theme"
 )
 
 var update = flag.Bool("update", false, "rewrite the snapshot goldens in testdata/")
@@ -65,11 +66,11 @@ var variants = []struct {
 	name string
 	opts Options
 }{
-	{"default", Options{}},
-	{"high-contrast", Options{Theme: "high-contrast"}},
-	{"16-colour", Options{Colors16: true}},
-	{"no-color", Options{NoColor: true}},
-	{"ascii", Options{ASCII: true}},
+	{"default", Options{Caps: theme.Caps{Depth: theme.TrueColor}}},
+	{"high-contrast", Options{Theme: "high-contrast", Caps: theme.Caps{Depth: theme.TrueColor}}},
+	{"16-colour", Options{Caps: theme.Caps{Depth: theme.Color16}}},
+	{"no-color", Options{Caps: theme.Caps{Depth: theme.NoColor}}},
+	{"ascii", Options{Caps: theme.Caps{Depth: theme.TrueColor, ASCII: true}}},
 }
 
 func TestSnapshots(t *testing.T) {

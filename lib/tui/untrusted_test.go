@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -48,17 +47,26 @@ func TestUntrustedTextNeverReachesACellRaw(t *testing.T) {
 	cells, w, _ := h.scr.GetContents()
 	for i, c := range cells {
 		for _, r := range c.Runes {
-			if r < 0x20 || (r >= 0x7f && r < 0xa0) || isBidi(r) || r == utf8.RuneError && false {
+			if r < 0x20 || (r >= 0x7f && r < 0xa0) || isBidi(r) || r == '\t' {
 				t.Fatalf("cell %d,%d holds control rune %U", i%w, i/w, r)
 			}
 		}
 	}
-	text := strings.Join(h.screenText(), "\n")
-	if strings.Contains(text, "ZXZpbCBjbGlwYm9hcmQ") || strings.Contains(text, "https://evil.example") {
-		t.Fatal("an escape sequence's payload is visible as if it were text")
+	var all strings.Builder
+	for _, it := range h.app.items {
+		for _, row := range h.app.lines(it, h.app.layout().textW) {
+			for _, sp := range row {
+				all.WriteString(sp.Text)
+			}
+			all.WriteByte('\n')
+		}
 	}
-	if !strings.Contains(text, "[U+202E]") {
-		t.Fatal("bidi controls must be shown escaped")
+	text := all.String()
+	// Escapes are shown as inert, visible text (termsafe's notation).
+	for _, want := range []string{`\x1b]52;c;`, `\x1b[2J`, `safe text\x0dEVIL`, `\u202egnp.rs`, `\x07`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the screen does not show %q escaped", want)
+		}
 	}
 }
 
@@ -134,13 +142,12 @@ func TestTerminalByteStreamCarriesNoForeignSequence(t *testing.T) {
 			t.Fatalf("the byte stream contains %q at %d: %q", bad, i, stream[max(0, i-20):min(len(stream), i+40)])
 		}
 	}
-	for _, payload := range []string{"ZXZpbCBjbGlwYm9hcmQ", "evil.example", "title"} {
-		if bytes.Contains(stream, []byte(payload)) {
-			t.Fatalf("payload %q reached the terminal", payload)
-		}
-	}
 	// And the terminal was restored: alternate screen left, paste off.
 	if !bytes.Contains(stream, []byte("\x1b[?1049l")) || !bytes.Contains(stream, []byte("\x1b[?2004l")) {
 		t.Fatal("Fini must leave the alternate screen and bracketed paste")
 	}
+}
+
+func isBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/port"
 	ltui "github.com/josecorral/fluzo/lib/tui"
+	"github.com/josecorral/fluzo/lib/tui/theme"
 	"github.com/urfave/cli/v3"
 )
 
@@ -82,9 +83,9 @@ func action(ctx context.Context, c *cli.Command) error {
 	if fps > 60 || (fps < 0 && fps != -1) {
 		return runner.Usage(c, "--animation-fps must be between 0 and 60, not %d", fps)
 	}
-	theme := c.String("theme")
-	if theme != "" && theme != "default" && theme != "high-contrast" {
-		return runner.Usage(c, "--theme must be default or high-contrast, not %q", theme)
+	themeName := c.String("theme")
+	if themeName != "" && themeName != theme.NameDefault && themeName != theme.NameHighContrast {
+		return runner.Usage(c, "--theme must be default or high-contrast, not %q", themeName)
 	}
 	agent, err := findAgent()
 	if err != nil {
@@ -110,8 +111,9 @@ func action(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	opts := ltui.Options{
-		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: theme,
-		ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color") || os.Getenv("NO_COLOR") != "", Mouse: c.Bool("mouse"),
+		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
+		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
+		Mouse:     c.Bool("mouse"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
 	}
 	if fps < 0 {
