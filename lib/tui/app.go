@@ -96,6 +96,7 @@ type App struct {
 	mouseOn      bool
 
 	fr         frames
+	hist       history
 	waveRow    int // screen row of the message wave, -1 when not shown
 	agePhase   phase
 	phaseSince time.Duration

@@ -33,6 +33,9 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
+	if a.historyAck(ack) {
+		return
+	}
 	switch cmd {
 	case "subscribe":
 		a.snapshot(ack.Data)
@@ -65,6 +68,7 @@ func (a *App) ack(ack *port.Ack) {
 
 type snapshotData struct {
 	Running struct{ Session, Task, Attempt string } `json:"running"`
+	Seqs    map[string]int64                        `json:"seqs"`
 	Tasks   []struct {
 		ID, Session, Request, State, Reason string
 	} `json:"tasks"`
@@ -86,11 +90,13 @@ func (a *App) snapshot(raw json.RawMessage) {
 	if s.Running.Task != "" {
 		a.task = taskInfo{id: s.Running.Task, session: s.Running.Session, attempt: s.Running.Attempt, state: "running", startedAt: a.clock.Now()}
 		a.phase = phaseRunning
+		a.loadTail(s.Running.Session, s.Seqs[s.Running.Session])
 		return
 	}
 	if n := len(s.Tasks); n > 0 {
 		last := s.Tasks[n-1]
 		a.info.session = last.Session
+		a.loadTail(last.Session, s.Seqs[last.Session])
 		switch last.State {
 		case "interrupted", "blocked", "failed":
 			a.task = taskInfo{id: last.ID, session: last.Session, request: safeLine(last.Request), state: last.State, reason: safeLine(last.Reason)}
@@ -131,6 +137,14 @@ func (a *App) settings(raw json.RawMessage) {
 }
 
 func (a *App) event(ev *port.Event) {
+	if a.seen(ev) {
+		return // already held: the snapshot and the live stream overlap
+	}
+	a.applyEvent(ev)
+}
+
+// applyEvent folds one stored event into the screen state.
+func (a *App) applyEvent(ev *port.Event) {
 	if ev.Session != "" {
 		a.info.session = ev.Session
 	}

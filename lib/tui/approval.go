@@ -183,8 +183,18 @@ func (a *App) resolveApproval(operation, verdict, scope string) {
 func (a *App) staleApprovals() {
 	for _, it := range a.items {
 		if it.kind == itemApproval && it.approval.state == approvalPending {
-			it.approval.state = approvalStale
-			it.touch()
+			a.markStale(it)
 		}
+	}
+}
+
+// markStale ends a card's wait: nothing was approved, and its tool card
+// no longer says it waits.
+func (a *App) markStale(it *item) {
+	it.approval.state = approvalStale
+	it.touch()
+	if t := a.toolItem(it.approval.operation); t != nil {
+		t.tool.op.Waiting = false
+		t.touch()
 	}
 }

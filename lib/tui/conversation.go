@@ -13,9 +13,9 @@ func (a *App) drawConversation(l layout) {
 	c := l.conv
 	var rows []line
 	var owner []int // item index of each row, for selection gutters
-	if a.truncated > 0 {
-		rows = append(rows, line{span(fmt.Sprintf("%d older items left memory · the store keeps them (fluzo replay)", a.truncated), theme.Subtle)}, line{})
-		owner = append(owner, -1, -1)
+	for _, r := range a.historyRows() {
+		rows = append(rows, r)
+		owner = append(owner, -1)
 	}
 	for i, it := range a.items {
 		for _, r := range a.lines(it, l.textW) {
@@ -90,6 +90,9 @@ func (a *App) scrollBy(d int) {
 }
 
 func (a *App) scrollTo(top int) {
+	if top == 0 && a.scroll == 0 {
+		a.loadOlder() // at the top already: page older history from the port
+	}
 	a.follow = false
 	a.scroll = top
 }

@@ -16,7 +16,7 @@ func running(h *harness) {
 	h.keys(typed("fix the test")...)
 	h.keys(key(tcell.KeyEnter))
 	h.ack(`{"state":"starting"}`)
-	h.records(ev(2, "task.created", "", `{"request":"fix the test"}`), ev(3, "task.state", "", `{"from":"ready","to":"running"}`))
+	h.records(ev(1, "session.created", "", `{"title":"fix the test"}`), ev(2, "task.created", "", `{"request":"fix the test"}`), ev(3, "task.state", "", `{"from":"ready","to":"running"}`))
 }
 
 func TestEnterSubmitsANonEmptyDraftOnly(t *testing.T) {

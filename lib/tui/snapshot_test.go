@@ -49,7 +49,11 @@ var states = []struct {
 	}},
 	{"interrupted", func(h *harness) {
 		h.app.begin()
-		h.records(`{"v":1,"type":"ack","re":"1","data":{"cursor":9,"running":{"session":"","task":"","attempt":"","trace":""},"seqs":{"ses_1":9},"tasks":[{"id":"tsk_1","session":"ses_1","request":"fix the test","state":"interrupted","reason":"interrupted"}]}}`)
+		h.records(`{"v":1,"type":"ack","re":"1","data":{"cursor":9,"running":{"session":"","task":"","attempt":"","trace":""},"seqs":{"ses_1":5},"tasks":[{"id":"tsk_1","session":"ses_1","request":"fix the test","state":"interrupted","reason":"interrupted"}]}}`)
+		// The history page of the interrupted session, as the port answers it.
+		h.ack(`{"events":[` + strings.Join([]string{ev(1, "session.created", "", `{"title":"fix the test"}`), ev(2, "task.created", "", `{"request":"fix the test"}`),
+			ev(3, "message", "", `{"role":"assistant","content":"I will run the tests first."}`), ev(4, "operation.requested", "op_1", `{"tool":"exec"}`),
+			ev(5, "permission.requested", "", `{"operation":"op_1","tool":"exec","args":{"argv":["cargo","test"]},"rule":"policy.shell=ask"}`)}, ",") + `],"next":5,"more":false}`)
 	}},
 	{"completed", func(h *harness) {
 		running(h)
