@@ -20,12 +20,12 @@ func TestPolicyGateRootReadsAndWrites(t *testing.T) {
 	cases := []struct {
 		tool, args, verdict, reason string
 	}{
-		{"ls", `{}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"ls", `{"path":"./"}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"grep", `{"pattern":"x","path":"src/.."}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"git_status", `{}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"glob", `{"pattern":"*","path":".."}`, VerdictDeny, string(policy.ReasonOutsideWorkspace)},
-		{"write", `{"path":".","content":"x","expect_version":"absent"}`, VerdictDeny, string(policy.ReasonProtectedPath)},
+		{"ls", `{}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"ls", `{"path":"./"}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"grep", `{"pattern":"x","path":"src/.."}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"git_status", `{}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"glob", `{"pattern":"*","path":".."}`, verdictDeny, string(policy.ReasonOutsideWorkspace)},
+		{"write", `{"path":".","content":"x","expect_version":"absent"}`, verdictDeny, string(policy.ReasonProtectedPath)},
 	}
 	for _, c := range cases {
 		d, err := gate.Evaluate(context.Background(), c.tool, json.RawMessage(c.args))
