@@ -97,6 +97,8 @@ type App struct {
 
 	fr         frames
 	hist       history
+	opsReq     string // the task query filling tool cards
+	opsAgain   bool
 	waveRow    int // screen row of the message wave, -1 when not shown
 	agePhase   phase
 	phaseSince time.Duration

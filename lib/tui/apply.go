@@ -33,7 +33,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) {
 		return
 	}
 	switch cmd {
@@ -196,6 +196,12 @@ func (a *App) applyEvent(ev *port.Event) {
 		if t := a.toolItem(ev.Operation); t != nil {
 			a.applyOp(t.tool, ev)
 			t.touch()
+		}
+		if ev.Type == "operation.result" || ev.Type == "operation.unknown" {
+			if ev.Task != "" && a.task.id == "" {
+				a.task.id = ev.Task
+			}
+			a.wantOperations()
 		}
 	case "permission.requested":
 		ap := newApproval(ev, a.clock.Now())

@@ -29,7 +29,7 @@ func (a *App) render() {
 	a.stats.frames++
 	if a.dirty.all {
 		a.stats.fullFrames++
-		a.scr.Clear()
+		a.scr.Fill(' ', a.th.Style(theme.Base, 0)) // the theme's surface, not the terminal's default
 		a.drawAll(l)
 	} else {
 		a.stats.identityFrames++

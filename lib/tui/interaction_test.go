@@ -419,3 +419,19 @@ func TestLostPortIsShownAtOnce(t *testing.T) {
 	h.mustShow("no configuration file at /w/.fluzo")
 	h.mustShow("disconnected")
 }
+
+// A call that asked no approval has no arguments in its events: when it
+// ends, the card is completed from the task query (args and result).
+func TestToolCardsAreFilledFromTheTaskQuery(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.records(`{"v":1,"id":"evt_4","seq":4,"ts":"2026-12-01T18:00:00Z","type":"operation.requested","session":"ses_1","task":"tsk_1","attempt":"att_1","operation":"op_v","data":{"tool":"view"}}`,
+		`{"v":1,"id":"evt_5","seq":5,"ts":"2026-12-01T18:00:00Z","type":"operation.result","session":"ses_1","task":"tsk_1","attempt":"att_1","operation":"op_v","data":{"tool":"view","from":"dispatched","to":"succeeded"}}`)
+	got := h.port.last("task")
+	if got == nil || got["task"] != "tsk_1" {
+		t.Fatalf("task query = %v", got)
+	}
+	h.ack(`{"task":{"id":"tsk_1"},"attempts":[],"operations":{"att_1":[{"id":"op_v","tool":"view","args":{"path":"src/lib.rs"},"state":"succeeded","result":{"ok":true,"result":{"path":"src/lib.rs","content":"pub fn count() {}\n","first_line":1,"lines_shown":1,"total_lines":1}}}]},"grants":[]}`)
+	h.mustShow("src/lib.rs")
+	h.mustShow("pub fn count() {}")
+}
