@@ -42,7 +42,7 @@ func fakeServe() int {
 		case "start_task":
 			out.Encode(map[string]any{"v": 1, "type": "ack", "re": id, "data": map[string]any{"state": "starting"}})
 			out.Encode(map[string]any{"v": 1, "id": "evt_1", "seq": 1, "type": "task.created", "session": "ses_1", "task": "tsk_1", "data": map[string]any{"request": cmd["request"]}})
-			out.Encode(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "text", "text": "hel"})
+			out.Encode(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "content", "text": "hel"})
 			fmt.Println(`not json at all`)
 			out.Encode(map[string]any{"v": 1, "type": "result", "status": "completed", "task": "tsk_1",
 				"verification": map[string]any{"completed": true, "verification": "passed"},

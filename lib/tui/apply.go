@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tui/cards"
 )
 
@@ -258,10 +259,18 @@ func (a *App) applyEvent(ev *port.Event) {
 func (a *App) live(l *port.Live) {
 	switch l.Type {
 	case "live.delta":
-		if l.Kind != "" && l.Kind != "text" {
+		last := a.lastItem()
+		switch l.Kind {
+		case "content":
+		case "restart": // the provider retried: what streamed so far is void
+			if last != nil && last.kind == itemAssistant && !last.final {
+				last.text, last.stream = "", termsafe.Stream{}
+				last.touch()
+			}
+			return
+		default: // reasoning and tool-call fragments are not conversation text
 			return
 		}
-		last := a.lastItem()
 		if last == nil || last.kind != itemAssistant || last.final {
 			last = &item{kind: itemAssistant}
 			a.addItem(last)

@@ -435,3 +435,19 @@ func TestToolCardsAreFilledFromTheTaskQuery(t *testing.T) {
 	h.mustShow("src/lib.rs")
 	h.mustShow("pub fn count() {}")
 }
+
+func TestOnlyContentDeltasAreConversationTextAndRestartVoidsThem(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.records(`{"v":1,"type":"live.delta","task":"tsk_1","kind":"tool_call","text":"{\"argv\":"}`,
+		`{"v":1,"type":"live.delta","task":"tsk_1","kind":"reasoning","text":"secret thoughts"}`,
+		`{"v":1,"type":"live.delta","task":"tsk_1","kind":"content","text":"half an ans"}`)
+	h.mustShow("half an ans")
+	if h.contains("argv") || h.contains("secret thoughts") {
+		t.Fatal("tool-call fragments or reasoning shown as the answer")
+	}
+	h.records(`{"v":1,"type":"live.delta","task":"tsk_1","kind":"restart"}`, `{"v":1,"type":"live.delta","task":"tsk_1","kind":"content","text":"a whole answer"}`)
+	if h.contains("half an ans") || !h.contains("a whole answer") {
+		t.Fatal("a provider restart must void the partial text")
+	}
+}
