@@ -132,7 +132,11 @@ func TestApprovalNothingPreselectedArmedAndOnlyExplicitKeys(t *testing.T) {
 	// Enter and Space in the composer: never an answer.
 	h.clock.Advance(time.Second)
 	h.keys(key(tcell.KeyEnter), runeKey(' '), key(tcell.KeyEnter))
-	// A typing burst in the composer that contains a, t, d: text only.
+	// A typing burst in the composer that contains a, t, d: text only —
+	// even after the card was selected in the conversation and focus came
+	// back to the composer.
+	h.keys(key(tcell.KeyTab), key(tcell.KeyTab))
+	h.clock.Advance(time.Second)
 	h.keys(typed("adt")...)
 	if h.port.last("approve") != nil || h.port.last("deny") != nil {
 		t.Fatal("composer keys answered the approval")
