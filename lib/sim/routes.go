@@ -1,12 +1,14 @@
 package sim
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 const maxRequestBody = 16 << 20
@@ -102,7 +104,7 @@ func (s *Server) answer(w *statusWriter, r *http.Request, endpoint string, rec *
 	s.mu.Unlock()
 	if step == nil {
 		s.unexpectedRequest(rec, expected, why, o)
-		writeError(w, http.StatusBadRequest, "fluzo-sim: unexpected request: "+why)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"message": unexpectedMessage(why, o), "type": ErrorTypeUnexpected, "code": http.StatusBadRequest}})
 		return
 	}
 	rec.Step, rec.Outcome = step.ID, "answered"
@@ -119,8 +121,40 @@ func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed
 		Endpoint: rec.Endpoint, ExpectedStep: expected, Why: why, Observed: o})
 }
 
+// ErrorTypeUnexpected is the error type of the answer to a request no
+// step accepted, so that a client can tell the scenario's refusal from a
+// scripted server failure.
+const ErrorTypeUnexpected = "fluzo_sim_unexpected"
+
+// maxShownToolResult bounds the tool result quoted in an unexpected
+// request's error: enough to see what the model path delivered, little
+// enough to stay readable in a result record.
+const maxShownToolResult = 240
+
+// unexpectedMessage is the error an unexpected request gets: why no step
+// matched and, when the request answers a tool call, the tool result the
+// scenario's match was applied to, as the model receives it — the usual
+// cause is a content pattern that does not match the real tool output.
+func unexpectedMessage(why string, o observed) string {
+	msg := "fluzo-sim: unexpected request: " + why
+	if t := o.lastTool; t != nil {
+		msg += fmt.Sprintf("; the last tool result (tool %q) was: %s", t.name, clipText(t.content, maxShownToolResult))
+	}
+	return msg
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	raw, _ := json.Marshal(v)
+	raw, _ := core.MarshalVerbatim(v)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(raw, '\n'))

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -145,7 +144,7 @@ func (s *Server) writeRecord(r *record) {
 	if s.log == nil {
 		return
 	}
-	raw, _ := json.Marshal(r)
+	raw, _ := core.MarshalVerbatim(r)
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	s.log.Write(append(raw, '\n'))
