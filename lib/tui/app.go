@@ -51,6 +51,7 @@ const (
 	dialogYolo
 	dialogForceStop
 	dialogResume
+	dialogHelp
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.

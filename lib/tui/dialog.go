@@ -44,6 +44,10 @@ func (a *App) openDialog(k dialogKind) {
 }
 
 func (a *App) dialogKey(ev *tcell.EventKey) {
+	if a.dialog == dialogHelp {
+		a.helpKey(ev)
+		return
+	}
 	spec := a.dialogSpec()
 	armed := a.clock.Now()-a.dialogAt >= armingWindow
 	switch ev.Key() {

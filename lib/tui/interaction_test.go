@@ -455,3 +455,16 @@ func TestOnlyContentDeltasAreConversationTextAndRestartVoidsThem(t *testing.T) {
 		t.Fatal("a provider restart must void the partial text")
 	}
 }
+
+func TestHelpOverlayKeepsDraftAndNeverCancels(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.keys(typed("half typed")...)
+	h.keys(key(tcell.KeyCtrlG))
+	h.mustShow("Approval a · t · d")
+	h.mustShow("never answer")
+	h.keys(key(tcell.KeyEscape))
+	if h.app.dialog != dialogNone || h.app.comp.text != "half typed" || h.port.last("cancel") != nil || h.app.focus != focusComposer {
+		t.Fatalf("closing help must change nothing: dialog %v draft %q", h.app.dialog, h.app.comp.text)
+	}
+}

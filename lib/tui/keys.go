@@ -71,6 +71,9 @@ func (a *App) key(ev *tcell.EventKey) {
 	case tcell.KeyCtrlY:
 		a.openDialog(dialogYolo)
 		return
+	case tcell.KeyCtrlG:
+		a.openDialog(dialogHelp)
+		return
 	case tcell.KeyCtrlR:
 		if a.phase == phaseInterrupted || a.phase == phaseBlocked || a.phase == phaseFailed {
 			a.openDialog(dialogResume)
