@@ -21,7 +21,6 @@ type history struct {
 	gapTo     int64 // a gap (last held, gapTo) is being re-paged
 	olderReq  string
 	gapReq    string
-	truncated bool // older items left memory (maxItems)
 }
 
 func (a *App) olderAvailable() bool { return a.hist.session != "" && a.hist.low > 1 }

@@ -212,7 +212,7 @@ func BenchmarkPTYInputUnderStream(b *testing.B) {
 				b.Fatalf("no usable frame")
 			}
 			p.master.Write([]byte("stream please\r"))
-			if at, ok = p.waitFor(at, "benchmark", 30*time.Second); !ok {
+			if _, ok = p.waitFor(at, "benchmark", 30*time.Second); !ok {
 				b.Fatalf("the stream never started:\n%s", stripCSI(p.out[max(0, len(p.out)-3000):]))
 			}
 			time.Sleep(200 * time.Millisecond)
