@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("FLUZO_FAKE_SERVE") {
 	case "":
 		os.Exit(m.Run())
+	case "hang": // ignores the end of its input, like serve finishing a long task
+		time.Sleep(time.Minute)
+		os.Exit(0)
 	case "busy":
 		fmt.Fprintf(os.Stderr, "fluzo-agent: another process owns this workspace: instance ins_01ABC (pid %d, started 2026-12-01T18:00:00Z)\nhint: wait for it\n", os.Getppid())
 		os.Exit(11)
@@ -187,6 +190,16 @@ func TestCloseEndsInputAndWaits(t *testing.T) {
 	}
 	if _, ok := <-c.Records(); ok {
 		t.Fatal("records must be closed after Close")
+	}
+}
+
+func TestCloseWithinKillsAServeThatDoesNotExit(t *testing.T) {
+	c := startFake(t, "hang")
+	start := time.Now()
+	c.CloseWithin(300 * time.Millisecond)
+	var lost *LostError
+	if !errors.As(c.Err(), &lost) || lost.ExitCode != -1 || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %v", c.Err(), time.Since(start))
 	}
 }
 

@@ -181,7 +181,11 @@ func (a *App) submit() {
 		return
 	}
 	a.lastEnter = now
-	if a.comp.empty() || a.phase == phaseLoading || a.phase == phaseBusy || a.phase == phaseLost {
+	if a.comp.empty() || a.phase == phaseBusy || a.phase == phaseLost {
+		return
+	}
+	if a.phase == phaseLoading {
+		a.setNotice("still connecting to fluzo-agent serve: the draft is kept, press Enter again in a moment")
 		return
 	}
 	if id := a.comp.editing; id != "" {
