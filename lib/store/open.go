@@ -73,16 +73,13 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
+	if err := ensureCreated(ctx, ws); err != nil {
+		return nil, err
+	}
 	if err := createPrivateFile(ws.Database()); err != nil {
 		return nil, err
 	}
-	params := url.Values{}
-	params.Set("_txlock", "immediate")
-	params.Set("_journal_mode", "WAL")
-	params.Set("_synchronous", "FULL")
-	params.Set("_foreign_keys", "1")
-	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
-	db, err := sql.Open(writerDriver, dsn(ws.Database(), params))
+	db, err := sql.Open(writerDriver, dsn(ws.Database(), writerParams()))
 	if err != nil {
 		return nil, storageErr(err, "cannot open "+ws.Database())
 	}
@@ -90,6 +87,10 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, asStorage(err, "cannot open "+ws.Database())
+	}
+	if err := quickCheck(ctx, db, ws.Database()); err != nil {
+		db.Close()
+		return nil, err
 	}
 	if err := migrate(ctx, s); err != nil {
 		db.Close()
@@ -100,6 +101,36 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// writerParams are the connection settings of every writer connection.
+func writerParams() url.Values {
+	params := url.Values{}
+	params.Set("_txlock", "immediate")
+	params.Set("_journal_mode", "WAL")
+	params.Set("_synchronous", "FULL")
+	params.Set("_foreign_keys", "1")
+	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	return params
+}
+
+// quickCheckErrors bounds how many problems the open-time check collects;
+// one is enough to refuse, a few help the report.
+const quickCheckErrors = 5
+
+// quickCheck refuses a damaged store before anything writes to it.
+// PRAGMA quick_check reads every page once (O(N), no index cross-checks),
+// which is what catches a zeroed or torn page; integrity_check, which
+// also verifies every index entry, is left to 'fluzo-store check'.
+func quickCheck(ctx context.Context, db *sql.DB, path string) error {
+	res, err := collect(ctx, db, scanString, fmt.Sprintf("PRAGMA quick_check(%d)", quickCheckErrors))
+	if err != nil {
+		return damaged(path, err)
+	}
+	if len(res) != 1 || res[0] != "ok" {
+		return damaged(path, errors.New("SQLite quick check: "+oneLine(strings.Join(first(res, quickCheckErrors), "; "))))
+	}
+	return nil
 }
 
 // OpenReadOnly opens an existing store for queries only. It never creates,
