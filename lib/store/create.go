@@ -172,11 +172,16 @@ func createAtomically(ctx context.Context, ws Workspace) error {
 	if err := syncFile(tmp); err != nil {
 		return err
 	}
+	beforeRename(tmp)
 	if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, ws.Database(), unix.RENAME_NOREPLACE); err != nil {
 		return storageErr(err, "cannot move the new store into place at "+ws.Database())
 	}
 	return syncFile(ws.Drive())
 }
+
+// beforeRename is a test seam: crash tests kill the process here, at the
+// last moment before the store becomes visible.
+var beforeRename = func(tmp string) {}
 
 func buildStore(ctx context.Context, ws Workspace, tmp string) error {
 	if err := createPrivateFile(tmp); err != nil {
