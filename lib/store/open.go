@@ -53,8 +53,16 @@ func (s *Store) Workspace() Workspace { return s.ws }
 // ReadOnly reports whether the store was opened with OpenReadOnly.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
-// Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the database. A writer first truncates the WAL to zero
+// bytes (a short wait for readers; if one holds it up, the log stays for
+// the next writer to checkpoint), so a closed store occupies only its
+// main file even while readers keep it open.
+func (s *Store) Close() error {
+	if !s.readOnly {
+		s.checkpoint(context.Background(), "TRUNCATE")
+	}
+	return s.db.Close()
+}
 
 // DB exposes the handle for read-only diagnostics (check, stats). Writers
 // must use Write.
@@ -206,8 +214,12 @@ var pragmaWant = []struct{ name, want string }{
 	{"busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds())},
 }
 
-// verifyPragmas reads back the durability pragmas of a new connection.
+// verifyPragmas reads back the durability pragmas of a new connection
+// and caps the size the WAL file is cut back to after a checkpoint.
 func verifyPragmas(conn *sqlite3.SQLiteConn) error {
+	if _, err := conn.Exec(fmt.Sprintf("PRAGMA journal_size_limit = %d", WALCheckpointBytes), nil); err != nil {
+		return storageErr(err, "cannot set journal_size_limit")
+	}
 	for _, p := range pragmaWant {
 		got, err := pragmaValue(conn, p.name)
 		if err != nil {
