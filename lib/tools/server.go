@@ -12,6 +12,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools/discover"
 	"github.com/josecorral/fluzo/lib/tools/proc"
 )
 
@@ -91,6 +92,7 @@ func (s *Server) Close() error { return s.root.Close() }
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.removeTempLeftovers(ctx)
 	s.out = json.NewEncoder(out)
 	s.out.SetEscapeHTML(false)
 	ctx, cancel := context.WithCancel(ctx)
@@ -133,6 +135,15 @@ loop:
 	}
 	s.shutdown()
 	return err
+}
+
+// removeTempLeftovers deletes the temporary files of writes interrupted
+// by an earlier crash (any server's: a live write holds its file's lock
+// and is left alone), so git status and the user no longer see them.
+func (s *Server) removeTempLeftovers(ctx context.Context) {
+	for _, rel := range discover.Temps(ctx, s.root, s.childEnvOrBaseline()) {
+		s.root.RemoveTemp(rel)
+	}
 }
 
 func readLine(rd *bufio.Reader) ([]byte, error) {
