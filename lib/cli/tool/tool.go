@@ -28,6 +28,7 @@ func serverFlags() []cli.Flag {
 		rootFlag(),
 		&cli.DurationFlag{Name: "grace", Value: 5 * time.Second, Usage: "time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)"},
 		&cli.IntFlag{Name: "capture-limit", Value: proc.DefaultCaptureLimit, Usage: "bytes of output kept per stream of a child (head and tail)"},
+		&cli.IntFlag{Name: "max-inflight-bytes", Value: tools.DefaultMaxInFlight, Usage: "bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)"},
 		&cli.StringSliceFlag{Name: "env", Usage: "add NAME=VALUE, a non-secret value, to every child's environment (repeatable)"},
 		&cli.StringSliceFlag{Name: "inherit-env", Usage: "pass the parent's variable NAME to children (repeatable; secret-looking names are refused)"},
 		&cli.StringFlag{Name: "auth-file", Usage: "credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)"},
@@ -43,9 +44,12 @@ func options(c *cli.Command) (tools.Options, error) {
 		}
 		set[k] = v
 	}
+	if c.Int("max-inflight-bytes") <= 0 {
+		return tools.Options{}, runner.Usage(c, "--max-inflight-bytes must be positive, got %d", c.Int("max-inflight-bytes"))
+	}
 	return tools.Options{
 		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
-		CaptureLimit: int(c.Int("capture-limit")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
+		CaptureLimit: int(c.Int("capture-limit")), MaxInFlight: int64(c.Int("max-inflight-bytes")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
 		Subreaper: true,
 	}, nil
 }
