@@ -51,6 +51,7 @@ func Params() testscript.Params {
 			env.Setenv("FLUZO_REPO", root)
 			return nil
 		},
-		Cmds: Commands(),
+		Cmds:      Commands(),
+		Condition: condition,
 	}
 }

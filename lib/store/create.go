@@ -125,10 +125,10 @@ func holdsNothing(ctx context.Context, path string, size int64) (bool, error) {
 	defer db.Close()
 	var version, tables int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return false, damaged(path, err)
+		return false, openFailure(path, err)
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
-		return false, damaged(path, err)
+		return false, openFailure(path, err)
 	}
 	return version == 0 && tables == 0, nil
 }
@@ -146,8 +146,18 @@ func allZero(path string) (bool, error) {
 	return len(bytes.Trim(buf, "\x00")) == 0, nil
 }
 
-// damaged is the refusal for a store SQLite cannot read or that fails its
-// quick check.
+// openFailure is the refusal for a store that could not be read: damaged
+// when SQLite says so, otherwise the underlying storage failure (a full
+// disk is not damage).
+func openFailure(path string, err error) *core.Error {
+	if isCorrupt(err) {
+		return damaged(path, err)
+	}
+	return storageErr(err, "cannot read the store "+path+": "+rootCause(err))
+}
+
+// damaged is the refusal for a store SQLite calls damaged or that fails
+// its quick check.
 func damaged(path string, err error) *core.Error {
 	return core.Wrap(err, core.CodeStorageError, "the store "+path+" is damaged: "+rootCause(err)).
 		WithHint("nothing was changed; run 'fluzo-store check' for details, then restore %s from the newest copy in %s (VACUUM INTO backups made before each migration) or move it away to start a new history",

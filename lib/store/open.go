@@ -133,7 +133,7 @@ const quickCheckErrors = 5
 func quickCheck(ctx context.Context, db *sql.DB, path string) error {
 	res, err := collect(ctx, db, scanString, fmt.Sprintf("PRAGMA quick_check(%d)", quickCheckErrors))
 	if err != nil {
-		return damaged(path, err)
+		return openFailure(path, err)
 	}
 	if len(res) != 1 || res[0] != "ok" {
 		return damaged(path, errors.New("SQLite quick check: "+oneLine(strings.Join(first(res, quickCheckErrors), "; "))))
