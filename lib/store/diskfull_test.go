@@ -65,7 +65,7 @@ func TestDiskFullMidWriteRecovers(t *testing.T) {
 		t.Fatalf("want some commits and then a full disk: %d committed, error %v", committed, writeErr)
 	}
 	wantCode(t, writeErr, core.CodeStorageError)
-	if hint := core.AsError(writeErr).Hint; !strings.HasPrefix(hint, "the disk is full") {
+	if hint := core.AsError(writeErr).Hint; !strings.HasPrefix(hint, "the disk is full") || !strings.Contains(hint, "the store is intact") {
 		t.Fatalf("hint = %q (error %v)", hint, writeErr)
 	}
 	s.Close()
