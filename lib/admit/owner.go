@@ -216,6 +216,10 @@ func writeRecord(drive string, rec OwnerRecord) error {
 	data, _ := json.Marshal(rec)
 	path := filepath.Join(drive, RecordFile)
 	if err := renameio.WriteFile(path, append(data, '\n'), 0o600, renameio.WithTempDir(drive)); err != nil {
+		if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT) {
+			return core.Wrap(err, core.CodeStorageError, "cannot write the owner record "+path+": the disk is full").
+				WithHint("free space on the filesystem holding %s; nothing was started", drive)
+		}
 		return core.Wrap(err, core.CodeStorageError, "cannot write the owner record "+path).
 			WithHint("check free space and permissions of %s", drive)
 	}
