@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -93,8 +94,24 @@ SIGKILL), writes every outstanding result, and exits 0.`,
 				return err
 			}
 			defer s.Close()
+			limitHeap(int64(c.Int("max-inflight-bytes")))
 			return s.Serve(ctx, os.Stdin, c.Root().Writer)
 		},
+	}
+}
+
+// heapPerInFlightByte is the soft heap limit per byte of the in-flight
+// bound: a write request is held as its line, its decoded arguments and
+// the content written, so its live memory is a few times its size.
+const heapPerInFlightByte = 4
+
+// limitHeap gives the Go heap a soft limit proportional to the in-flight
+// bound (unless GOMEMLIMIT is set), so the garbage of a finished large
+// request is collected before the next one is read instead of letting the
+// heap double first.
+func limitHeap(inFlight int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(inFlight * heapPerInFlightByte)
 	}
 }
 
