@@ -18,7 +18,7 @@ func BenchmarkLoop200Turns(b *testing.B) {
 		h := newHarnessB(b, map[string]string{"a.txt": strings.Repeat("line\n", 40)}, `{"version":1,"name":"b","models":["sim"],"steps":[`+strings.Join(steps, ",")+`]}`)
 		h.runner.Budgets.MaxTurns = 250
 		b.StartTimer()
-		res := h.runner.Run(context.Background(), TaskStart{Request: "bench", NoVerify: true})
+		res := h.runner.Run(context.Background(), taskStart{Request: "bench", NoVerify: true})
 		if res.Status != "completed" || res.Turns != 200 {
 			b.Fatalf("%s %d", res.Status, res.Turns)
 		}

@@ -10,18 +10,18 @@ import (
 
 // call runs one complete tool call through the operation lifecycle:
 // requested → policy → (approval) → durable intent → dispatch → outcome.
-func (a *run) call(ctx context.Context, call ToolCall) error {
+func (a *run) call(ctx context.Context, call toolCall) error {
 	if err := a.budget.BeginToolCall(); err != nil {
-		a.answerSkipped([]ToolCall{call})
+		a.answerSkipped([]toolCall{call})
 		return a.exhausted(ctx, err)
 	}
 	a.toolCalls++
 	d, err := a.tracedEvaluate(ctx, call.Name, call.Args)
 	if err != nil {
-		d = Decision{Verdict: VerdictDeny, Rule: "policy_error", Reason: core.AsError(err).Message}
+		d = Decision{Verdict: verdictDeny, Rule: "policy_error", Reason: core.AsError(err).Message}
 	}
 	op := ""
-	if d.Verdict == VerdictAsk {
+	if d.Verdict == verdictAsk {
 		if op, err = a.Journal.OpRequested(ctx, a.refs, call); err != nil {
 			return stopWith(core.CodeStorageError, "journal_unavailable", err)
 		}
@@ -29,17 +29,17 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 			return err
 		}
 	}
-	if d.Verdict == VerdictAllow && ctx.Err() != nil {
+	if d.Verdict == verdictAllow && ctx.Err() != nil {
 		// Cancellation stops new work: nothing is dispatched after it.
-		a.Journal.OpAuthorize(context.WithoutCancel(ctx), a.refs, call, op, Decision{Verdict: VerdictDeny, Rule: "cancelled", Reason: "the task was cancelled"})
-		a.answerSkipped([]ToolCall{call})
+		a.Journal.OpAuthorize(context.WithoutCancel(ctx), a.refs, call, op, Decision{Verdict: verdictDeny, Rule: "cancelled", Reason: "the task was cancelled"})
+		a.answerSkipped([]toolCall{call})
 		return stopped(ctx, ctx.Err())
 	}
 	// Decision and intent commit together, before dispatch.
 	if op, err = a.Journal.OpAuthorize(ctx, a.refs, call, op, d); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	if d.Verdict != VerdictAllow {
+	if d.Verdict != verdictAllow {
 		a.denied = true
 		a.toolMessage(call, fmt.Sprintf("denied by policy (rule %s): %s. Do not retry this operation; choose another approach or finish.", d.Rule, d.Reason))
 		return nil
@@ -61,19 +61,28 @@ func (a *run) call(ctx context.Context, call ToolCall) error {
 	return nil
 }
 
+// approvalExpecter is an Approver that must know an operation is waiting
+// before its permission.requested event is visible, so that an answer
+// sent as soon as the event is seen is not taken for a stale one.
+type approvalExpecter interface{ expect(PendingApproval) }
+
+// The port answers approvals asynchronously; a silent mismatch here would
+// turn every quick answer into "stale approval".
+var _ approvalExpecter = (*Port)(nil)
+
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
-func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (Decision, error) {
+func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
 	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
-	if e, ok := a.Approver.(interface{ Expect(PendingApproval) }); ok {
+	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
-		e.Expect(p)
+		e.expect(p)
 	}
 	a.record(ctx, core.EvPermissionRequested, p)
 	if a.Approver == nil {
 		a.pending = &p
 		a.Journal.OpAuthorize(ctx, a.refs, call, op, d)
-		a.answerSkipped([]ToolCall{call})
+		a.answerSkipped([]toolCall{call})
 		return d, stopWith(core.CodePermissionRequired, "permission_required", nil)
 	}
 	// Waiting for the user does not consume active time.
@@ -81,7 +90,7 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 	got, err := a.tracedApprove(ctx, p)
 	a.budget.Run()
 	if err != nil {
-		a.answerSkipped([]ToolCall{call})
+		a.answerSkipped([]toolCall{call})
 		if ctx.Err() != nil {
 			return d, stopped(ctx, err)
 		}
@@ -93,10 +102,10 @@ func (a *run) ask(ctx context.Context, op string, call ToolCall, d Decision) (De
 
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
-func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) {
+func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	if err != nil {
-		out = ToolOutcome{OK: false, Error: core.AsError(err)}
+		out = toolOutcome{OK: false, Error: core.AsError(err)}
 	}
 	if ctx.Err() != nil {
 		return out, stopped(ctx, ctx.Err())
@@ -106,10 +115,10 @@ func (a *run) dispatch(ctx context.Context, call ToolCall) (ToolOutcome, error) 
 
 // outcome commits the result, bounds what enters the context, and feeds
 // loop detection.
-func (a *run) outcome(ctx context.Context, op string, call ToolCall, out ToolOutcome) error {
+func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOutcome) error {
 	body, _ := json.Marshal(out)
 	art := ""
-	limit := orDefault(a.ToolContextMaxBytes, DefaultToolContextMaxBytes)
+	limit := orDefault(a.ToolContextMaxBytes, defaultToolContextMaxBytes)
 	if len(body) > limit {
 		var err error
 		if art, err = a.Journal.PutArtifact(ctx, a.refs, body, "application/json"); err != nil {
@@ -134,18 +143,18 @@ func boundText(s string, limit int, artifact string) string {
 	return fmt.Sprintf("%s\n[truncated: %d of %d bytes shown; full output in artifact %s]", head, limit, len(s), artifact)
 }
 
-func (a *run) toolMessage(call ToolCall, content string) {
-	a.msgs = append(a.msgs, Message{Role: RoleTool, ToolCallID: call.ID, Content: content})
+func (a *run) toolMessage(call toolCall, content string) {
+	a.msgs = append(a.msgs, message{Role: roleTool, ToolCallID: call.ID, Content: content})
 }
 
 // watch feeds edits and test runs to the loop detector; a detected loop is
 // recorded and offered to the observer as a decision point.
-func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
+func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 	switch toolKind(call.Name) {
 	case kindEdit:
 		if out.OK {
 			a.editSeq++
-			a.loops.ObserveEdit()
+			a.loops.observeEdit()
 			a.touched = append(a.touched, editPath(call.Args))
 		}
 	case kindExec:
@@ -153,12 +162,12 @@ func (a *run) watch(ctx context.Context, call ToolCall, out ToolOutcome) {
 		exit, output := execResult(out)
 		failure := ""
 		if exit != 0 {
-			failure = FailureFingerprint(cmd, output)
+			failure = failureFingerprint(cmd, output)
 		}
-		a.record(ctx, "command.result", map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
-		if l := a.loops.ObserveTest(failure); l != nil {
+		a.record(ctx, core.EvCommandResult, map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+		if l := a.loops.observeTest(failure); l != nil {
 			a.found = append(a.found, *l)
-			a.record(ctx, "loop.detected", l)
+			a.record(ctx, core.EvLoopDetected, l)
 			a.observe("loop_detected", l)
 		}
 	}

@@ -10,27 +10,27 @@ import (
 
 // Compaction defaults (PRD §16.1 requires finite documented defaults).
 const (
-	DefaultCompactionThreshold = 0.8
-	DefaultKeepRecent          = 2
-	DefaultReservedOutput      = 4096
-	DefaultProtocolOverhead    = 512
+	defaultCompactionThreshold = 0.8
+	defaultKeepRecent          = 2
+	defaultReservedOutput      = 4096
+	defaultProtocolOverhead    = 512
 	maxSummaryBytes            = 16 << 10
 )
 
 // Blocked reasons when compaction cannot proceed; each is distinct so the
 // user can tell what to change.
 const (
-	ReasonCompactionNothingEligible = "compaction_nothing_eligible"
-	ReasonCompactionInvalidSummary  = "compaction_invalid_summary"
-	ReasonCompactionStillTooLarge   = "compaction_still_too_large"
-	ReasonCompactionProviderError   = "compaction_provider_error"
-	ReasonCompactionBudget          = "compaction_budget_exhausted"
-	ReasonCompactionPersistence     = "compaction_persistence_failed"
-	ReasonCompactionCancelled       = "compaction_cancelled"
+	reasonCompactionNothingEligible = "compaction_nothing_eligible"
+	reasonCompactionInvalidSummary  = "compaction_invalid_summary"
+	reasonCompactionStillTooLarge   = "compaction_still_too_large"
+	reasonCompactionProviderError   = "compaction_provider_error"
+	reasonCompactionBudget          = "compaction_budget_exhausted"
+	reasonCompactionPersistence     = "compaction_persistence_failed"
+	reasonCompactionCancelled       = "compaction_cancelled"
 )
 
-// ContextLimits describe the effective context window of the model.
-type ContextLimits struct {
+// contextLimits describe the effective context window of the model.
+type contextLimits struct {
 	Window         int // tokens the model accepts in total
 	ReservedOutput int // tokens kept free for the answer
 	Overhead       int // protocol overhead per request
@@ -38,22 +38,22 @@ type ContextLimits struct {
 	KeepRecent     int // messages always kept verbatim at the end
 }
 
-// Available is the input budget: window − reserved output − overhead.
-func (l ContextLimits) Available() int { return l.Window - l.ReservedOutput - l.Overhead }
+// available is the input budget: window − reserved output − overhead.
+func (l contextLimits) available() int { return l.Window - l.ReservedOutput - l.Overhead }
 
-// Trigger is the estimated input size at which compaction starts.
-func (l ContextLimits) Trigger() int {
+// trigger is the estimated input size at which compaction starts.
+func (l contextLimits) trigger() int {
 	t := l.Threshold
 	if t <= 0 || t > 1 {
-		t = DefaultCompactionThreshold
+		t = defaultCompactionThreshold
 	}
-	return int(t * float64(l.Available()))
+	return int(t * float64(l.available()))
 }
 
-// EstimateTokens is the runtime's deliberately pessimistic estimate of a
+// estimateTokens is the runtime's deliberately pessimistic estimate of a
 // message's size (about four bytes per token plus framing). It is an
 // estimate, recorded as such, never a reported usage.
-func EstimateTokens(m Message) int {
+func estimateTokens(m message) int {
 	n := len(m.Content) + len(m.ToolCallID)
 	for _, c := range m.ToolCalls {
 		n += len(c.ID) + len(c.Name) + len(c.Args)
@@ -61,18 +61,18 @@ func EstimateTokens(m Message) int {
 	return n/4 + 8
 }
 
-// EstimateAll sums EstimateTokens over msgs plus the tool schemas.
-func EstimateAll(msgs []Message, schemaBytes int) int {
+// estimateAll sums estimateTokens over msgs plus the tool schemas.
+func estimateAll(msgs []message, schemaBytes int) int {
 	total := schemaBytes / 4
 	for _, m := range msgs {
-		total += EstimateTokens(m)
+		total += estimateTokens(m)
 	}
 	return total
 }
 
-// CompactionPlan says whether to compact and which messages to summarize:
+// compactionPlan says whether to compact and which messages to summarize:
 // Head messages stay, [From, To) are summarized, the rest is kept.
-type CompactionPlan struct {
+type compactionPlan struct {
 	Needed    bool `json:"needed"`
 	Estimated int  `json:"estimated_tokens"`
 	Trigger   int  `json:"trigger_tokens"`
@@ -80,17 +80,17 @@ type CompactionPlan struct {
 	To        int  `json:"to"`
 }
 
-// PlanCompaction decides whether the next request would exceed the
+// planCompaction decides whether the next request would exceed the
 // threshold and, if so, picks the eligible older history. The cut never
 // separates a tool call from its results: the kept tail starts at a
 // message that is not a tool result.
-func PlanCompaction(msgs []Message, schemaBytes int, l ContextLimits) (CompactionPlan, error) {
-	if l.Available() <= 0 {
-		return CompactionPlan{}, core.Errorf(core.CodeInvalidConfiguration,
+func planCompaction(msgs []message, schemaBytes int, l contextLimits) (compactionPlan, error) {
+	if l.available() <= 0 {
+		return compactionPlan{}, core.Errorf(core.CodeInvalidConfiguration,
 			"the context window (%d) leaves no input budget after reserving %d output and %d overhead tokens", l.Window, l.ReservedOutput, l.Overhead).
 			WithHint("raise the model's context_window or lower reserved output in .fluzo")
 	}
-	p := CompactionPlan{Estimated: EstimateAll(msgs, schemaBytes), Trigger: l.Trigger()}
+	p := compactionPlan{Estimated: estimateAll(msgs, schemaBytes), Trigger: l.trigger()}
 	if p.Estimated <= p.Trigger {
 		return p, nil
 	}
@@ -98,15 +98,15 @@ func PlanCompaction(msgs []Message, schemaBytes int, l ContextLimits) (Compactio
 	head := headLength(msgs)
 	keep := l.KeepRecent
 	if keep <= 0 {
-		keep = DefaultKeepRecent
+		keep = defaultKeepRecent
 	}
 	cut := len(msgs) - keep
-	for cut > head && msgs[cut].Role == RoleTool {
+	for cut > head && msgs[cut].Role == roleTool {
 		cut-- // keep the assistant call with its results
 	}
 	if cut <= head {
 		return p, core.Errorf(core.CodeFailed, "the context is over its threshold but no older history is eligible for compaction").
-			With("reason", ReasonCompactionNothingEligible).
+			With("reason", reasonCompactionNothingEligible).
 			WithHint("raise the context window or reduce the request and instructions")
 	}
 	p.From, p.To = head, cut
@@ -115,21 +115,21 @@ func PlanCompaction(msgs []Message, schemaBytes int, l ContextLimits) (Compactio
 
 // headLength counts the leading system messages and the first user
 // request: they are current instructions and are never summarized.
-func headLength(msgs []Message) int {
+func headLength(msgs []message) int {
 	i := 0
-	for i < len(msgs) && msgs[i].Role == RoleSystem {
+	for i < len(msgs) && msgs[i].Role == roleSystem {
 		i++
 	}
-	if i < len(msgs) && msgs[i].Role == RoleUser {
+	if i < len(msgs) && msgs[i].Role == roleUser {
 		i++
 	}
 	return i
 }
 
-// Summary is the structure a compaction summary must have. Every field is
+// summary is the structure a compaction summary must have. Every field is
 // required (an empty list is fine) so that a summary cannot silently drop
 // a category such as unknown operations.
-type Summary struct {
+type summary struct {
 	Decisions          []string `json:"decisions"`
 	Constraints        []string `json:"constraints"`
 	ChangedFiles       []string `json:"changed_files"`
@@ -141,38 +141,38 @@ type Summary struct {
 
 var summaryFields = []string{"decisions", "constraints", "changed_files", "verification", "unresolved_failures", "unknown_operations", "outstanding_work"}
 
-// ParseSummary validates a model-produced summary: one JSON object with
-// exactly the Summary fields, each a list of strings, within the size limit.
-func ParseSummary(text string) (Summary, error) {
+// parseSummary validates a model-produced summary: one JSON object with
+// exactly the summary fields, each a list of strings, within the size limit.
+func parseSummary(text string) (summary, error) {
 	text = strings.TrimSpace(text)
 	text = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(text, "```json"), "```"), "```")
 	invalid := func(format string, args ...any) error {
 		return core.Errorf(core.CodeFailed, "the compaction summary is invalid: "+format, args...).
-			With("reason", ReasonCompactionInvalidSummary).
+			With("reason", reasonCompactionInvalidSummary).
 			WithHint("retry the task; the history was left as it was")
 	}
 	if len(text) > maxSummaryBytes {
-		return Summary{}, invalid("%d bytes exceeds the %d byte limit", len(text), maxSummaryBytes)
+		return summary{}, invalid("%d bytes exceeds the %d byte limit", len(text), maxSummaryBytes)
 	}
 	var present map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &present); err != nil {
-		return Summary{}, invalid("not a JSON object")
+		return summary{}, invalid("not a JSON object")
 	}
 	for _, f := range summaryFields {
 		if _, ok := present[f]; !ok {
-			return Summary{}, invalid("field %q is missing", f)
+			return summary{}, invalid("field %q is missing", f)
 		}
 	}
-	var s Summary
+	var s summary
 	if err := core.DecodeStrict([]byte(text), &s); err != nil {
-		return Summary{}, invalid("%s", core.AsError(err).Message)
+		return summary{}, invalid("%s", core.AsError(err).Message)
 	}
 	return s, nil
 }
 
-// CompactionRequest builds the messages of the summarization request for
+// compactionRequest builds the messages of the summarization request for
 // msgs[p.From:p.To].
-func CompactionRequest(msgs []Message, p CompactionPlan) []Message {
+func compactionRequest(msgs []message, p compactionPlan) []message {
 	var b strings.Builder
 	for i, m := range msgs[p.From:p.To] {
 		fmt.Fprintf(&b, "[%d] %s", p.From+i, m.Role)
@@ -186,9 +186,9 @@ func CompactionRequest(msgs []Message, p CompactionPlan) []Message {
 		}
 		b.WriteString("\n")
 	}
-	return []Message{
-		{Role: RoleSystem, Content: compactionInstruction},
-		{Role: RoleUser, Content: b.String()},
+	return []message{
+		{Role: roleSystem, Content: compactionInstruction},
+		{Role: roleUser, Content: b.String()},
 	}
 }
 
@@ -198,15 +198,15 @@ each a list of short strings: decisions, constraints, changed_files,
 verification, unresolved_failures, unknown_operations, outstanding_work.
 Do not invent facts that are not in the history.`
 
-// ApplyCompaction returns the new active context: the head, one message
+// applyCompaction returns the new active context: the head, one message
 // carrying the summary with its source range and artifact, then the kept
 // tail. The original history is not modified.
-func ApplyCompaction(msgs []Message, p CompactionPlan, s Summary, artifact string) []Message {
+func applyCompaction(msgs []message, p compactionPlan, s summary, artifact string) []message {
 	body, _ := json.Marshal(s)
-	note := Message{Role: RoleUser, Section: "compaction", Content: fmt.Sprintf(
+	note := message{Role: roleUser, Section: "compaction", Content: fmt.Sprintf(
 		"Summary of earlier history (messages %d-%d, artifact %s). It is lossy model-written context, not current state or instructions:\n%s",
 		p.From, p.To-1, artifact, body)}
-	out := make([]Message, 0, p.From+1+len(msgs)-p.To)
+	out := make([]message, 0, p.From+1+len(msgs)-p.To)
 	out = append(out, msgs[:p.From]...)
 	out = append(out, note)
 	return append(out, msgs[p.To:]...)

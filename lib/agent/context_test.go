@@ -20,12 +20,12 @@ func TestInitialContextIsDeterministicAndReceipted(t *testing.T) {
 		"docs/notes/README.md": "",
 	})
 	writeFiles(t, dir, map[string]string{"src/lib.rs": "changed\n", "new.txt": "x"})
-	in := ContextInput{Request: "fix the bug", Root: dir, Verify: "cargo test", ToolSchemas: []byte(`[{"name":"view"}]`)}
-	a, err := BuildInitialContext(context.Background(), in)
+	in := contextInput{Request: "fix the bug", Root: dir, Verify: "cargo test", ToolSchemas: []byte(`[{"name":"view"}]`)}
+	a, err := buildInitialContext(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := BuildInitialContext(context.Background(), in)
+	b, err := buildInitialContext(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,17 +52,17 @@ func TestInitialContextIsDeterministicAndReceipted(t *testing.T) {
 	if strings.Contains(sys, "must not appear") {
 		t.Error("an ignored AGENTS.md reached the context")
 	}
-	if a.Messages[1].Role != RoleUser || a.Messages[1].Content != "fix the bug" {
+	if a.Messages[1].Role != roleUser || a.Messages[1].Content != "fix the bug" {
 		t.Errorf("request message wrong: %+v", a.Messages[1])
 	}
-	for _, s := range a.Receipt.WithoutContent().Sections {
+	for _, s := range a.Receipt.withoutContent().Sections {
 		if s.Content != "" {
 			t.Fatal("WithoutContent kept content")
 		}
 	}
 
 	writeFiles(t, dir, map[string]string{"crates/a/AGENTS.md": "changed rules"})
-	c, _ := BuildInitialContext(context.Background(), in)
+	c, _ := buildInitialContext(context.Background(), in)
 	if c.Receipt.Digest == a.Receipt.Digest {
 		t.Fatal("changing an AGENTS.md did not change the receipt digest")
 	}
@@ -96,7 +96,7 @@ func TestInstructionsAreBoundedAndSymlinksRefused(t *testing.T) {
 }
 
 func TestContextOutsideGitIsAnError(t *testing.T) {
-	if _, err := BuildInitialContext(context.Background(), ContextInput{Root: t.TempDir(), Request: "x"}); err == nil {
+	if _, err := buildInitialContext(context.Background(), contextInput{Root: t.TempDir(), Request: "x"}); err == nil {
 		t.Fatal("a directory that is not a git working tree was accepted")
 	}
 }

@@ -17,7 +17,7 @@ func PromptReceiptOf(ctx context.Context, s *store.Store, task string, content b
 		return PromptReceipt{}, err
 	}
 	var last *receiptEvent
-	q := store.EventQuery{Task: task, Type: EvPromptReceipt}
+	q := store.EventQuery{Task: task, Type: core.EvPromptReceipt}
 	_, err := s.EachEvent(ctx, q, func(ev core.Event) error {
 		var r receiptEvent
 		if err := json.Unmarshal(ev.Data, &r); err != nil {

@@ -45,7 +45,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	if a.Diff != nil {
 		if d, derr := a.Diff(fctx, a.touched); derr == nil {
 			res.Diff = d
-			a.record(fctx, EvDiffSummary, d)
+			a.record(fctx, core.EvDiffSummary, d)
 		}
 	}
 	res.Status, res.Reason = string(status), reason
@@ -78,7 +78,7 @@ func (a *run) declareContract(ctx context.Context) error {
 	case a.verify != "":
 		return nil
 	case a.waived:
-		_, err := a.Journal.Record(ctx, a.refs, EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
+		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
 		if err != nil {
 			return stopWith(core.CodeStorageError, "journal_unavailable", err)
 		}
@@ -98,9 +98,9 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		a.record(ctx, core.EvVerification, v)
 		return v
 	}
-	name, args := VerificationCall(a.verify)
-	call := ToolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
-	d := Decision{Verdict: VerdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
+	name, args := verificationCall(a.verify)
+	call := toolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
+	d := Decision{Verdict: verdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
 	op, err := a.Journal.OpAuthorize(ctx, a.refs, call, "", d)
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}

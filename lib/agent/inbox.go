@@ -6,10 +6,10 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 )
 
-// Intervention is a user message queued for a running task. It is
+// intervention is a user message queued for a running task. It is
 // delivered at the next safe boundary (before a model request) in queue
 // order, and can be edited or withdrawn until then.
-type Intervention struct {
+type intervention struct {
 	ID       string `json:"id"`
 	Text     string `json:"text"`
 	Consumed bool   `json:"consumed"`
@@ -18,21 +18,21 @@ type Intervention struct {
 // Inbox is the ordered intervention queue of one task.
 type Inbox struct {
 	mu    sync.Mutex
-	items []Intervention
+	items []intervention
 }
 
-// Queue appends a new intervention and returns it.
-func (b *Inbox) Queue(text string) Intervention {
+// queue appends a new intervention and returns it.
+func (b *Inbox) queue(text string) intervention {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	in := Intervention{ID: core.NewID(core.KindMessage), Text: text}
+	in := intervention{ID: core.NewID(core.KindMessage), Text: text}
 	b.items = append(b.items, in)
 	return in
 }
 
-// Edit replaces the text of a pending intervention; a consumed one cannot
+// edit replaces the text of a pending intervention; a consumed one cannot
 // change any more.
-func (b *Inbox) Edit(id, text string) error {
+func (b *Inbox) edit(id, text string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i := range b.items {
@@ -48,12 +48,12 @@ func (b *Inbox) Edit(id, text string) error {
 	return core.Errorf(core.CodeNotFound, "no intervention %s", id).WithHint("list the task's interventions")
 }
 
-// Take marks every pending intervention consumed and returns them in
+// take marks every pending intervention consumed and returns them in
 // queue order.
-func (b *Inbox) Take() []Intervention {
+func (b *Inbox) take() []intervention {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []Intervention
+	var out []intervention
 	for i := range b.items {
 		if !b.items[i].Consumed {
 			b.items[i].Consumed = true
@@ -61,11 +61,4 @@ func (b *Inbox) Take() []Intervention {
 		}
 	}
 	return out
-}
-
-// List returns a copy of the queue.
-func (b *Inbox) List() []Intervention {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]Intervention{}, b.items...)
 }

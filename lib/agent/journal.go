@@ -14,8 +14,8 @@ type Refs struct {
 	Trace   string `json:"trace"`
 }
 
-// TaskStart describes a new task.
-type TaskStart struct {
+// taskStart describes a new task.
+type taskStart struct {
 	Session string // "" creates a new session
 	Request string
 	Verify  string
@@ -28,36 +28,36 @@ type TaskStart struct {
 	Grants []core.Grant
 }
 
-// Journal is the durable record of a run. Every method commits one
+// journal is the durable record of a run. Every method commits one
 // transaction in which the state change and its event are written
 // together, so a crash leaves either both or neither.
-type Journal interface {
-	StartTask(ctx context.Context, t TaskStart) (Refs, error)
+type journal interface {
+	StartTask(ctx context.Context, t taskStart) (Refs, error)
 	// Record appends a durable event for refs.
 	Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error)
-	OpRequested(ctx context.Context, refs Refs, call ToolCall) (string, error)
+	OpRequested(ctx context.Context, refs Refs, call toolCall) (string, error)
 	// OpAuthorize records the policy decision for op (creating the
 	// operation first when op is "") and, when allowed, commits the
 	// intent with any once-grant consumption — all in one transaction,
 	// before anything is dispatched. It returns the operation id.
-	OpAuthorize(ctx context.Context, refs Refs, call ToolCall, op string, d Decision) (string, error)
+	OpAuthorize(ctx context.Context, refs Refs, call toolCall, op string, d Decision) (string, error)
 	OpDispatched(ctx context.Context, refs Refs, op string) error
-	OpResult(ctx context.Context, refs Refs, op string, out ToolOutcome, artifact string) error
+	OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error
 	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
 	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
 	// ProviderEnd settles a provider request; message, when non-nil, is
 	// recorded as its message event in the same transaction.
-	ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage, message any) error
+	ProviderEnd(ctx context.Context, refs Refs, id, state string, u usage, message any) error
 	// Compacted records a completed compaction whose artifact is already
 	// durable; only then does the active context move.
-	Compacted(ctx context.Context, refs Refs, c Compaction) error
+	Compacted(ctx context.Context, refs Refs, c compaction) error
 	// Finish records the attempt's outcome and the task's resulting state.
 	Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error
 }
 
-// Compaction is the record of one completed compaction. Token counts are
+// compaction is the record of one completed compaction. Token counts are
 // the runtime's estimates (never reported usage).
-type Compaction struct {
+type compaction struct {
 	BeforeTokens int64
 	AfterTokens  int64
 	Summary      string

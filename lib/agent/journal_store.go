@@ -12,16 +12,16 @@ import (
 	"github.com/josecorral/fluzo/lib/telemetry"
 )
 
-// StoreJournal is the Journal over the workspace store. Every committed
+// storeJournal is the journal over the workspace store. Every committed
 // event is passed to Emit after its transaction commits (the --json
 // stream and the port's subscribers).
-type StoreJournal struct {
+type storeJournal struct {
 	S    *store.Store
 	Emit func(core.Event)
 }
 
 // write runs fn in one transaction and emits its events after commit.
-func (j *StoreJournal) write(ctx context.Context, refs Refs, fn func(tx *store.Tx, add func(core.Event, error) error) error) error {
+func (j *storeJournal) write(ctx context.Context, refs Refs, fn func(tx *store.Tx, add func(core.Event, error) error) error) error {
 	var evs []core.Event
 	err := j.S.Write(ctx, func(tx *store.Tx) error {
 		evs = evs[:0]
@@ -44,7 +44,7 @@ func (j *StoreJournal) write(ctx context.Context, refs Refs, fn func(tx *store.T
 
 // StartTask creates the session (when new), the task, its --allow grants,
 // the running first attempt and the configuration snapshot together.
-func (j *StoreJournal) StartTask(ctx context.Context, t TaskStart) (Refs, error) {
+func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error) {
 	refs := Refs{Session: t.Session, Trace: newTraceID()}
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		if refs.Session == "" {
@@ -100,7 +100,7 @@ func newTraceID() string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func (j *StoreJournal) Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error) {
+func (j *storeJournal) Record(ctx context.Context, refs Refs, typ string, data any) (core.Event, error) {
 	body, err := json.Marshal(data)
 	if err != nil {
 		return core.Event{}, core.Wrap(err, core.CodeInternal, "cannot encode the "+typ+" event")
@@ -114,7 +114,7 @@ func (j *StoreJournal) Record(ctx context.Context, refs Refs, typ string, data a
 	return out, err
 }
 
-func (j *StoreJournal) OpRequested(ctx context.Context, refs Refs, call ToolCall) (string, error) {
+func (j *storeJournal) OpRequested(ctx context.Context, refs Refs, call toolCall) (string, error) {
 	op := core.Operation{AttemptID: refs.Attempt, Tool: call.Name, CallID: call.ID, Args: call.Args}
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		return add(tx.CreateOperation(&op))
@@ -122,7 +122,7 @@ func (j *StoreJournal) OpRequested(ctx context.Context, refs Refs, call ToolCall
 	return op.ID, err
 }
 
-func (j *StoreJournal) OpAuthorize(ctx context.Context, refs Refs, call ToolCall, op string, d Decision) (string, error) {
+func (j *storeJournal) OpAuthorize(ctx context.Context, refs Refs, call toolCall, op string, d Decision) (string, error) {
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		if op == "" {
 			o := core.Operation{AttemptID: refs.Attempt, Tool: call.Name, CallID: call.ID, Args: call.Args}
@@ -132,7 +132,7 @@ func (j *StoreJournal) OpAuthorize(ctx context.Context, refs Refs, call ToolCall
 			op = o.ID
 		}
 		to := core.OpAuthorized
-		if d.Verdict != VerdictAllow {
+		if d.Verdict != verdictAllow {
 			to = core.OpDenied
 		}
 		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Decision: d.Verdict, Rule: d.Rule, Reason: d.Reason})
@@ -152,7 +152,7 @@ func (j *StoreJournal) OpAuthorize(ctx context.Context, refs Refs, call ToolCall
 	return op, err
 }
 
-func (j *StoreJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
+func (j *storeJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetOperationState(op, core.OpDispatched, store.OperationUpdate{})
 		return add(ev, err)
@@ -163,7 +163,7 @@ func (j *StoreJournal) OpDispatched(ctx context.Context, refs Refs, op string) e
 // the full result is in the artifact.
 const maxStoredResult = 16 << 10
 
-func (j *StoreJournal) OpResult(ctx context.Context, refs Refs, op string, out ToolOutcome, artifact string) error {
+func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error {
 	to := core.OpSucceeded
 	reason := ""
 	if !out.OK {
@@ -183,7 +183,7 @@ func (j *StoreJournal) OpResult(ctx context.Context, refs Refs, op string, out T
 }
 
 // PutArtifact stores data durably, then links it to the session.
-func (j *StoreJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error) {
+func (j *storeJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error) {
 	ref, err := j.S.PutArtifact(ctx, bytes.NewReader(data), mediaType)
 	if err != nil {
 		return "", err
@@ -194,7 +194,7 @@ func (j *StoreJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, 
 	return ref.SHA256, err
 }
 
-func (j *StoreJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error) {
+func (j *storeJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error) {
 	p := core.ProviderRequest{AttemptID: refs.Attempt, Purpose: purpose, Model: model}
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		if err := add(tx.CreateProviderRequest(&p)); err != nil {
@@ -206,7 +206,7 @@ func (j *StoreJournal) ProviderStart(ctx context.Context, refs Refs, purpose, mo
 	return p.ID, err
 }
 
-func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u Usage, message any) error {
+func (j *storeJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u usage, message any) error {
 	var body []byte
 	if message != nil {
 		var err error
@@ -223,7 +223,7 @@ func (j *StoreJournal) ProviderEnd(ctx context.Context, refs Refs, id, state str
 	})
 }
 
-func (j *StoreJournal) Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error {
+func (j *storeJournal) Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error {
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.EndAttempt(refs.Attempt, attempt, reason)
 		if err := add(ev, err); err != nil {
@@ -250,7 +250,7 @@ func (j *StoreJournal) Finish(ctx context.Context, refs Refs, task core.TaskStat
 }
 
 // Compacted stores the compaction row and its event in one transaction.
-func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) error {
+func (j *storeJournal) Compacted(ctx context.Context, refs Refs, c compaction) error {
 	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		rec := store.Compaction{SessionID: refs.Session, TaskID: refs.Task, AttemptID: refs.Attempt,
 			BeforeTokens: &c.BeforeTokens, AfterTokens: &c.AfterTokens, Summary: c.Summary, Artifact: c.Artifact}
@@ -267,7 +267,7 @@ func (j *StoreJournal) Compacted(ctx context.Context, refs Refs, c Compaction) e
 
 // truncatedResult stands in for a result too large to store. It keeps the
 // file and version a view reported, which resume revalidates.
-func truncatedResult(out ToolOutcome, size int) map[string]any {
+func truncatedResult(out toolOutcome, size int) map[string]any {
 	var file struct {
 		Path    string `json:"path"`
 		Version string `json:"version"`

@@ -33,16 +33,16 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 	s, _ := openStore(t, map[string]string{"a.txt": "a"})
 	ctx := context.Background()
 	var seen []string
-	j := &StoreJournal{S: s, Emit: func(ev core.Event) { seen = append(seen, ev.Type) }}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "fix", Verify: "cargo test", Grants: []core.Grant{{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: "exec:cargo test", Source: "cli"}}, Config: []byte("schema_version = 1\n")})
+	j := &storeJournal{S: s, Emit: func(ev core.Event) { seen = append(seen, ev.Type) }}
+	refs, err := j.StartTask(ctx, taskStart{Request: "fix", Verify: "cargo test", Grants: []core.Grant{{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: "exec:cargo test", Source: "cli"}}, Config: []byte("schema_version = 1\n")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !core.ValidID(refs.Task, core.KindTask) || !core.ValidID(refs.Attempt, core.KindAttempt) || len(refs.Trace) != 32 {
 		t.Fatalf("refs: %+v", refs)
 	}
-	call := ToolCall{ID: "c1", Name: "exec", Args: json.RawMessage(`{"argv":["cargo","test"]}`)}
-	d := Decision{Verdict: VerdictAllow, Rule: "grant exec:cargo test"}
+	call := toolCall{ID: "c1", Name: "exec", Args: json.RawMessage(`{"argv":["cargo","test"]}`)}
+	d := Decision{Verdict: verdictAllow, Rule: "grant exec:cargo test"}
 	op, err := j.OpAuthorize(ctx, refs, call, "", d)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 	for _, step := range []func() error{
 		func() error { return j.OpDispatched(ctx, refs, op) },
 		func() error {
-			return j.OpResult(ctx, refs, op, ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101}`)}, "")
+			return j.OpResult(ctx, refs, op, toolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101}`)}, "")
 		},
 		func() error { return j.Finish(ctx, refs, core.TaskFailed, core.AttemptFailed, "verification_failed") },
 	} {
@@ -92,8 +92,8 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 func TestStoreJournalArtifactsAreContentAddressed(t *testing.T) {
 	s, _ := openStore(t, nil)
 	ctx := context.Background()
-	j := &StoreJournal{S: s}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "x"})
+	j := &storeJournal{S: s}
+	refs, err := j.StartTask(ctx, taskStart{Request: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +107,13 @@ func TestStoreJournalArtifactsAreContentAddressed(t *testing.T) {
 func TestStoreJournalOnceGrantIsConsumedWithTheIntent(t *testing.T) {
 	s, _ := openStore(t, nil)
 	ctx := context.Background()
-	j := &StoreJournal{S: s}
+	j := &storeJournal{S: s}
 	g := core.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantOnce, Spec: "exec:make", Source: "user"}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "x", Grants: []core.Grant{g}})
+	refs, err := j.StartTask(ctx, taskStart{Request: "x", Grants: []core.Grant{g}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := j.OpAuthorize(ctx, refs, ToolCall{ID: "c", Name: "exec", Args: json.RawMessage(`{"argv":["make"]}`)}, "", Decision{Verdict: VerdictAllow, GrantID: g.ID, Once: true})
+	op, err := j.OpAuthorize(ctx, refs, toolCall{ID: "c", Name: "exec", Args: json.RawMessage(`{"argv":["make"]}`)}, "", Decision{Verdict: verdictAllow, GrantID: g.ID, Once: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestStoreJournalOnceGrantIsConsumedWithTheIntent(t *testing.T) {
 		t.Fatalf("grant %s, op %+v", got.State, o)
 	}
 	// A denial commits no intent.
-	op2, _ := j.OpAuthorize(ctx, refs, ToolCall{ID: "d", Name: "exec", Args: json.RawMessage(`{"argv":["rm","-rf","."]}`)}, "", Decision{Verdict: VerdictDeny, Rule: "policy.destructive_commands=deny"})
+	op2, _ := j.OpAuthorize(ctx, refs, toolCall{ID: "d", Name: "exec", Args: json.RawMessage(`{"argv":["rm","-rf","."]}`)}, "", Decision{Verdict: verdictDeny, Rule: "policy.destructive_commands=deny"})
 	if o2, _ := s.GetOperation(ctx, op2); o2.State != core.OpDenied {
 		t.Fatalf("denied op state %s", o2.State)
 	}

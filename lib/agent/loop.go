@@ -12,16 +12,16 @@ import (
 
 // Defaults for a run's limits; configuration overrides them.
 const (
-	DefaultMaxTurns            = 40
-	DefaultMaxToolCalls        = 200
-	DefaultMaxOutputTokens     = 4096
-	DefaultToolContextMaxBytes = 16 << 10
+	defaultMaxTurns            = 40
+	defaultMaxToolCalls        = 200
+	defaultMaxOutputTokens     = 4096
+	defaultToolContextMaxBytes = 16 << 10
 )
 
-// Budgets are a task's finite limits, enforced by an admit.Budget (tool
+// budgets are a task's finite limits, enforced by an admit.Budget (tool
 // calls, tokens, active time) and the step limit (turns). Zero MaxTokens
 // and MaxActive mean no such budget; the other zero values take defaults.
-type Budgets struct {
+type budgets struct {
 	MaxTurns        int
 	MaxToolCalls    int
 	MaxTokens       int64
@@ -32,8 +32,8 @@ type Budgets struct {
 // unlimited stands for "no budget" in admit.Limits.
 const unlimited = int64(1) << 60
 
-func (b Budgets) limits() admit.Limits {
-	l := admit.Limits{Turns: unlimited, ToolCalls: int64(orDefault(b.MaxToolCalls, DefaultMaxToolCalls)), Tokens: b.MaxTokens, Active: b.MaxActive}
+func (b budgets) limits() admit.Limits {
+	l := admit.Limits{Turns: unlimited, ToolCalls: int64(orDefault(b.MaxToolCalls, defaultMaxToolCalls)), Tokens: b.MaxTokens, Active: b.MaxActive}
 	if l.Tokens <= 0 {
 		l.Tokens = unlimited
 	}
@@ -52,18 +52,18 @@ type Approver interface {
 // Runner runs tasks in one workspace. The caller (fluzo-agent) has
 // validated configuration and holds workspace ownership.
 type Runner struct {
-	Model Model
+	Model model
 	// ModelName is recorded with each provider request.
 	ModelName string
 	Tools     Tools
 	Policy    Policy
-	Journal   Journal
+	Journal   journal
 	Approver  Approver
 	// Emit receives live records (never durable, never an outcome).
 	Emit    func(any)
 	Root    string
-	Budgets Budgets
-	Context ContextLimits
+	Budgets budgets
+	Context contextLimits
 	// ToolContextMaxBytes bounds one tool result in the model's context.
 	ToolContextMaxBytes int
 	// Diff summarizes changes against the baseline taken at start;
@@ -79,13 +79,10 @@ type Runner struct {
 	// zero leaves fluzo-tool's default.
 	ShellTimeout time.Duration
 	// Admit reserves model/pool capacity for one request (nil: none).
-	Admit func(ctx context.Context, purpose string) (Slot, error)
+	Admit func(ctx context.Context, purpose string) (slot, error)
 	// Telemetry instruments the run with spans, metrics and logs (nil: none).
 	Telemetry *Telemetry
 }
-
-// EvPromptReceipt records the initial context of an attempt.
-const EvPromptReceipt = "context.receipt"
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
 // sources, plus the artifact holding the content.
@@ -114,9 +111,9 @@ type run struct {
 	refs      Refs
 	verify    string
 	waived    bool
-	msgs      []Message
-	steps     StepLimit
-	loops     LoopDetector
+	msgs      []message
+	steps     stepLimit
+	loops     loopDetector
 	tokens    TokenAccount
 	budget    *admit.Budget
 	toolCalls int
@@ -129,7 +126,7 @@ type run struct {
 }
 
 // Run executes one task to a recorded outcome and returns its result.
-func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
+func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 	refs, err := r.Journal.StartTask(ctx, t)
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
@@ -137,12 +134,12 @@ func (r *Runner) Run(ctx context.Context, t TaskStart) Result {
 	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify}, nil)
 }
 
-// Resume runs a new attempt of an interrupted task, carrying the budget
+// resume runs a new attempt of an interrupted task, carrying the budget
 // consumption of earlier attempts forward.
 // A waiver recorded by an earlier attempt carries forward unless a
 // verification command is given now.
-func (r *Runner) Resume(ctx context.Context, j *StoreJournal, task string, grants []core.Grant, c contract) Result {
-	refs, prior, err := j.ResumeTask(ctx, task, grants)
+func (r *Runner) resume(ctx context.Context, j *storeJournal, task string, grants []core.Grant, c contract) Result {
+	refs, prior, err := j.resumeTask(ctx, task, grants)
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Task: task, Error: core.AsError(err)}
 	}
@@ -160,16 +157,16 @@ type contract struct {
 	waived bool
 }
 
-func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contract, prior *Prior) Result {
+func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contract, prior *prior) Result {
 	if r.OnStart != nil {
 		r.OnStart(refs)
 	}
 	verify := c.verify
 	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == ""}
-	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, DefaultMaxTurns)
+	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, defaultMaxTurns)
 	var used admit.Usage
 	if prior != nil {
-		a.steps.Resume(prior.Turns)
+		a.steps.resume(prior.Turns)
 		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
@@ -182,9 +179,9 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	}
 	a.observe("task_start", map[string]any{"request": request, "verify": verify})
 	if err == nil && prior != nil {
-		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: resumeNote(*prior), Section: "resume"})
-		a.record(ctx, "attempt.resumed", map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
-		a.record(ctx, EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
+		a.msgs = append(a.msgs, message{Role: roleUser, Content: resumeNote(*prior), Section: "resume"})
+		a.record(ctx, core.EvAttemptResumed, map[string]any{"prior_turns": prior.Turns, "prior_tokens": prior.Tokens, "unknown_operations": len(prior.Unknown)})
+		a.record(ctx, core.EvResumeRevalidation, Revalidation{Checked: len(prior.Versions), Stale: prior.Stale})
 	}
 	if err == nil {
 		err = a.loop(ctx)
@@ -203,13 +200,13 @@ func orDefault(v, d int) int {
 }
 
 func (a *run) start(ctx context.Context, request string) error {
-	ic, err := BuildInitialContext(ctx, ContextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.Tools.Schemas()})
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.Tools.Schemas()})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
 	a.msgs = ic.Messages
-	if ws, err := CurrentWorkspaceState(ctx, a.Root); err == nil {
-		a.record(ctx, EvWorkspaceState, ws)
+	if ws, err := currentWorkspaceState(ctx, a.Root); err == nil {
+		a.record(ctx, core.EvWorkspaceState, ws)
 	}
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
@@ -220,7 +217,7 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	if _, err := a.Journal.Record(ctx, a.refs, EvPromptReceipt, receiptEvent{PromptReceipt: rec.WithoutContent(), Artifact: art}); err != nil {
+	if _, err := a.Journal.Record(ctx, a.refs, core.EvPromptReceipt, receiptEvent{PromptReceipt: rec.withoutContent(), Artifact: art}); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return nil
@@ -232,10 +229,10 @@ func (a *run) loop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, err)
 		}
-		switch a.steps.Next() {
-		case StepFinalize:
+		switch a.steps.next() {
+		case stepFinalize:
 			return a.finalize(ctx)
-		case StepStop:
+		case stepStop:
 			return stopWith(core.CodeBudgetExhausted, "max_turns", nil)
 		}
 		done, err := a.tracedTurn(ctx)
@@ -251,11 +248,11 @@ func (a *run) turn(ctx context.Context) (bool, error) {
 	if err := a.tracedCompaction(ctx); err != nil {
 		return false, err
 	}
-	resp, err := a.request(ctx, PurposeTurn, a.msgs, a.Tools.Schemas())
+	resp, err := a.request(ctx, purposeTurn, a.msgs, a.Tools.Schemas())
 	if err != nil {
 		return false, err
 	}
-	a.msgs = append(a.msgs, Message{Role: RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+	a.msgs = append(a.msgs, message{Role: roleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
 	if len(resp.ToolCalls) == 0 {
 		a.summary = resp.Content
 		return true, nil
@@ -271,19 +268,19 @@ func (a *run) turn(ctx context.Context) (bool, error) {
 
 // answerSkipped keeps the history a valid protocol: every call gets a
 // result, even the ones not run because the turn stopped.
-func (a *run) answerSkipped(calls []ToolCall) {
+func (a *run) answerSkipped(calls []toolCall) {
 	for _, c := range calls {
-		a.msgs = append(a.msgs, Message{Role: RoleTool, ToolCallID: c.ID, Content: "not run: the task stopped before this call"})
+		a.msgs = append(a.msgs, message{Role: roleTool, ToolCallID: c.ID, Content: "not run: the task stopped before this call"})
 	}
 }
 
 // finalize sends the one text-only request at the turn limit.
 func (a *run) finalize(ctx context.Context) error {
-	msgs := append(append([]Message{}, a.msgs...), Message{Role: RoleUser, Content: FinalizationPrompt, Section: "finalize"})
-	resp, err := a.request(ctx, PurposeFinalize, msgs, nil)
+	msgs := append(append([]message{}, a.msgs...), message{Role: roleUser, Content: finalizationPrompt, Section: "finalize"})
+	resp, err := a.request(ctx, purposeFinalize, msgs, nil)
 	if err == nil {
 		a.summary = resp.Content
-		a.msgs = append(msgs, Message{Role: RoleAssistant, Content: resp.Content})
+		a.msgs = append(msgs, message{Role: roleAssistant, Content: resp.Content})
 	}
 	var s *stop
 	if errors.As(err, &s) && s.status != core.CodeBudgetExhausted {
@@ -310,8 +307,8 @@ func (a *run) deliverInterventions(ctx context.Context) {
 	if a.Inbox == nil {
 		return
 	}
-	for _, in := range a.Inbox.Take() {
-		a.msgs = append(a.msgs, Message{Role: RoleUser, Content: in.Text, Section: "intervention"})
+	for _, in := range a.Inbox.take() {
+		a.msgs = append(a.msgs, message{Role: roleUser, Content: in.Text, Section: "intervention"})
 		a.record(ctx, core.EvIntervention, map[string]any{"id": in.ID, "state": "delivered", "bytes": len(in.Text)})
 	}
 }

@@ -56,7 +56,7 @@ func newHarnessB(t testing.TB, files map[string]string, scenario string, grants 
 	}
 	t.Cleanup(func() { tc.Close() })
 	schemas, _ := json.Marshal(tools.Schemas())
-	gate := &PolicyGate{P: policy.Default()}
+	gate := &policyGate{P: policy.Default()}
 	var gs []policy.Grant
 	for _, g := range grants {
 		spec, err := policy.ParseSpec(g)
@@ -65,15 +65,15 @@ func newHarnessB(t testing.TB, files map[string]string, scenario string, grants 
 		}
 		gs = append(gs, policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: spec, Source: "cli"})
 	}
-	gate.SetGrants(gs)
+	gate.setGrants(gs)
 	h := &harness{root: root}
 	h.runner = &Runner{
-		Model: &ProviderModel{Client: client, Name: "sim"}, ModelName: "sim",
-		Tools:   &ToolClient{C: tc, schemas: schemas},
+		Model: &providerModel{Client: client, Name: "sim"}, ModelName: "sim",
+		Tools:   &toolClient{C: tc, schemas: schemas},
 		Policy:  gate,
-		Journal: &StoreJournal{S: st, Emit: func(ev core.Event) { h.mu.Lock(); h.events = append(h.events, ev); h.mu.Unlock() }},
+		Journal: &storeJournal{S: st, Emit: func(ev core.Event) { h.mu.Lock(); h.events = append(h.events, ev); h.mu.Unlock() }},
 		Root:    root,
-		Budgets: Budgets{MaxTurns: 10},
+		Budgets: budgets{MaxTurns: 10},
 	}
 	return h
 }
@@ -101,7 +101,7 @@ func TestLoopCompletesOnlyWhenVerificationPassesAfterTheLastEdit(t *testing.T) {
  {"id":"edit","match":{"tool_result":{"tool":"view"}},"respond":{"tool_calls":[{"id":"c2","name":"edit","arguments":{"path":"a.txt","old_string":"hello","new_string":"world","expect_version":%q}}]}},
  {"id":"done","match":{"tool_result":{"tool":"edit"}},"respond":{"text":"done"}}]}`, version("hello\n"))
 	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, scenario)
-	res := h.runner.Run(context.Background(), TaskStart{Request: "say world", Verify: "grep -q world a.txt"})
+	res := h.runner.Run(context.Background(), taskStart{Request: "say world", Verify: "grep -q world a.txt"})
 	if res.Status != "completed" || !res.Verification.Completed || res.Verification.Evidence.EditSeq != 1 {
 		t.Fatalf("result: %+v", res)
 	}
@@ -115,7 +115,7 @@ func TestLoopCompletesOnlyWhenVerificationPassesAfterTheLastEdit(t *testing.T) {
 	// The same model claims success without fixing anything: failed.
 	h2 := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"claim","match":{"messages":2},"respond":{"text":"All fixed!"}}]}`)
-	res = h2.runner.Run(context.Background(), TaskStart{Request: "say world", Verify: "grep -q world a.txt"})
+	res = h2.runner.Run(context.Background(), taskStart{Request: "say world", Verify: "grep -q world a.txt"})
 	if res.Status != "failed" || res.Verification.Verification != VerifyFailed || res.ExitCode() != 1 {
 		t.Fatalf("a claim without evidence completed: %+v", res)
 	}
@@ -136,7 +136,7 @@ func TestLoopRecordsRepeatedEditTestFailCycles(t *testing.T) {
 	var seen []string
 	var mu sync.Mutex
 	h.runner.Observe = func(point string, data any) { mu.Lock(); seen = append(seen, point); mu.Unlock() }
-	res := h.runner.Run(context.Background(), TaskStart{Request: "loop", NoVerify: true})
+	res := h.runner.Run(context.Background(), taskStart{Request: "loop", NoVerify: true})
 	if len(res.Loops) != 1 || res.Loops[0].Cycles != 3 || h.count("loop.detected") != 1 {
 		t.Fatalf("loops %+v, events %d", res.Loops, h.count("loop.detected"))
 	}
@@ -153,7 +153,7 @@ func TestToolOutputIsBoundedWithAMarkerAndArtifact(t *testing.T) {
  {"id":"view","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"view","arguments":{"path":"big.txt"}}]}},
  {"id":"done","match":{"tool_result":{"tool":"view","content":"\\[truncated: 1024 of [0-9]+ bytes shown; full output in artifact [0-9a-f]{64}\\]"}},"respond":{"text":"ok"}}]}`)
 	h.runner.ToolContextMaxBytes = 1024
-	res := h.runner.Run(context.Background(), TaskStart{Request: "read", NoVerify: true})
+	res := h.runner.Run(context.Background(), taskStart{Request: "read", NoVerify: true})
 	if res.Status != "completed" {
 		t.Fatalf("the bounded result did not reach the model with its marker: %+v", res)
 	}

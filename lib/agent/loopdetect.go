@@ -8,13 +8,13 @@ import (
 	"strings"
 )
 
-// DefaultLoopThreshold is how many consecutive edit → test → fail cycles on
+// defaultLoopThreshold is how many consecutive edit → test → fail cycles on
 // the same failure count as a loop (PRD §25).
-const DefaultLoopThreshold = 3
+const defaultLoopThreshold = 3
 
-// LoopDetector watches the sequence of edits and test runs of one attempt
+// loopDetector watches the sequence of edits and test runs of one attempt
 // and reports when the agent keeps editing without changing the failure.
-type LoopDetector struct {
+type loopDetector struct {
 	Threshold int
 	edited    bool   // an edit happened since the last test run
 	failure   string // fingerprint of the failure the streak is about
@@ -28,17 +28,17 @@ type Loop struct {
 	Cycles  int    `json:"cycles"`
 }
 
-// ObserveEdit records a successful workspace edit.
-func (d *LoopDetector) ObserveEdit() { d.edited = true }
+// observeEdit records a successful workspace edit.
+func (d *loopDetector) observeEdit() { d.edited = true }
 
-// ObserveTest records a test run. failure is "" when it passed, otherwise
-// its fingerprint (see FailureFingerprint). It returns a Loop when this run
+// observeTest records a test run. failure is "" when it passed, otherwise
+// its fingerprint (see failureFingerprint). It returns a loop when this run
 // completes threshold (or a further multiple of threshold) cycles on the
 // same failure, so each streak is reported once per threshold cycles.
-func (d *LoopDetector) ObserveTest(failure string) *Loop {
+func (d *loopDetector) observeTest(failure string) *Loop {
 	threshold := d.Threshold
 	if threshold <= 0 {
-		threshold = DefaultLoopThreshold
+		threshold = defaultLoopThreshold
 	}
 	edited := d.edited
 	d.edited = false
@@ -69,10 +69,10 @@ var (
 	volatile    = regexp.MustCompile(`0x[0-9a-fA-F]+|[0-9]+(\.[0-9]+)?(ms|s|µs|ns)?`)
 )
 
-// FailureFingerprint identifies a failing run by the command and the
+// failureFingerprint identifies a failing run by the command and the
 // failure lines of its output with numbers, durations and addresses
 // blanked, so two runs failing the same way match even when timings differ.
-func FailureFingerprint(command, output string) string {
+func failureFingerprint(command, output string) string {
 	seen := map[string]bool{}
 	var lines []string
 	for _, l := range strings.Split(output, "\n") {

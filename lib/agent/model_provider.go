@@ -10,8 +10,8 @@ import (
 	"github.com/josecorral/fluzo/lib/provider"
 )
 
-// ProviderModel is the Model over an OpenAI-compatible provider client.
-type ProviderModel struct {
+// providerModel is the model over an OpenAI-compatible provider client.
+type providerModel struct {
 	Client *provider.Client
 	Name   string // model name sent to the endpoint
 
@@ -23,34 +23,34 @@ type ProviderModel struct {
 
 // Complete converts the agent's history to the provider's messages and
 // streams the request; only complete tool calls come back.
-func (p *ProviderModel) Complete(ctx context.Context, req ModelRequest, live func(LiveDelta)) (ModelResponse, error) {
+func (p *providerModel) Complete(ctx context.Context, req modelRequest, live func(liveDelta)) (modelResponse, error) {
 	preq := provider.Request{Model: p.Name, MaxTokens: req.MaxTokens, Stream: true, Messages: toProviderMessages(req.Messages)}
 	if len(req.Tools) > 0 {
 		tools, err := p.tools(req.Tools)
 		if err != nil {
-			return ModelResponse{}, err
+			return modelResponse{}, err
 		}
 		preq.Tools = tools
 	}
 	resp, err := p.Client.Chat(ctx, preq, func(d provider.Delta) {
 		if live != nil {
-			live(LiveDelta{Kind: string(d.Kind), Text: d.Text})
+			live(liveDelta{Kind: string(d.Kind), Text: d.Text})
 		}
 	})
 	traceProviderAttempts(ctx, resp, err)
 	if err != nil {
-		return ModelResponse{}, err
+		return modelResponse{}, err
 	}
-	out := ModelResponse{Model: resp.Model, Content: resp.Content, FinishReason: resp.FinishReason,
-		Usage:    Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Source: resp.Usage.Source},
-		Estimate: Usage{Input: resp.Estimate.Input, Output: resp.Estimate.Output, Source: resp.Estimate.Source}}
+	out := modelResponse{Model: resp.Model, Content: resp.Content, FinishReason: resp.FinishReason,
+		Usage:    usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Source: resp.Usage.Source},
+		Estimate: usage{Input: resp.Estimate.Input, Output: resp.Estimate.Output, Source: resp.Estimate.Source}}
 	for _, c := range resp.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
+		out.ToolCalls = append(out.ToolCalls, toolCall{ID: c.ID, Name: c.Name, Args: c.Arguments})
 	}
 	return out, nil
 }
 
-func toProviderMessages(msgs []Message) []provider.Message {
+func toProviderMessages(msgs []message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	for _, m := range msgs {
 		pm := provider.Message{Role: provider.Role(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
@@ -82,7 +82,7 @@ func providerTools(raw json.RawMessage) ([]provider.Tool, error) {
 	return out, nil
 }
 
-func (p *ProviderModel) tools(raw json.RawMessage) ([]provider.Tool, error) {
+func (p *providerModel) tools(raw json.RawMessage) ([]provider.Tool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.toolsConv != nil && p.toolsRaw == string(raw) {

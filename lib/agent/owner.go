@@ -9,9 +9,11 @@ import (
 
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/store"
 )
 
@@ -41,7 +43,7 @@ type Owner struct {
 	admission *admit.Admission
 	// observer is the session's Laya shadow observer (nil when disabled);
 	// observing returns the ids of the task it currently observes.
-	observer  *Observer
+	observer  *laya.Observer
 	observing func() Refs
 	mu        sync.Mutex
 	closers   []func() error
@@ -70,7 +72,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	}
 	// One writing owner per workspace across processes (flock); a second
 	// one gets workspace_busy and touches nothing.
-	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: SocketPath(ws.Root)})
+	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: control.SocketPath(ws.Root)})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +138,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, TaskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
+		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
 	})
 }
 
@@ -154,7 +156,7 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 	}
 	t.resuming = true
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Resume(ctx, r.Journal.(*StoreJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
 	})
 }
 
@@ -172,19 +174,19 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var refs Refs
-	if tc, ok := r.Tools.(*ToolClient); ok {
+	if tc, ok := r.Tools.(*toolClient); ok {
 		// Work that does not end on cancel stays "stopping", with the
 		// processes that survived named in an event.
 		tc.OnStopping(func(target string, survivors any) {
 			w.active.mu.Lock()
 			w.active.state = "stopping"
 			w.active.mu.Unlock()
-			(&StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, "operation.stopping", map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
 		})
 	}
 	r.OnStart = func(got Refs) {
 		refs = got
-		gate, _ := r.Policy.(*PolicyGate)
+		gate, _ := r.Policy.(*policyGate)
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
@@ -199,7 +201,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	if obs != nil {
 		// Shadow only: the loop hands over a snapshot and never waits.
 		r.Observe = func(point string, data any) {
-			obs.Observe(point, data, decisionQuestions[point], actionTaken(point, data))
+			obs.Observe(point, data, laya.QuestionsAt(point), actionTaken(point, data))
 		}
 		defer obs.Wait()
 	}
@@ -242,27 +244,27 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := StartToolServer(ctx, w.Root, w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err
 	}
-	gate := &PolicyGate{P: pol, Preexisting: base.Preexisting}
-	gate.SetGrants(grants)
-	gate.SetYolo(t.Yolo)
+	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
+	gate.setGrants(grants)
+	gate.setYolo(t.Yolo)
 	maxTurns := t.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = int(w.Config.Int("harness.max_turns"))
 	}
 	r := &Runner{
 		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: t.Approver, Inbox: t.Inbox, Observe: t.Observe,
-		Journal: &StoreJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
+		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
 		Root:    w.Root,
-		Budgets: Budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
+		Budgets: budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
 			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
-		Context: ContextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
+		Context: contextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
 		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
 		Diff:                base.Diff,
@@ -278,7 +280,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 }
 
 // model builds the provider client of agent.model.
-func (w *Owner) model() (Model, config.Model, error) {
+func (w *Owner) model() (model, config.Model, error) {
 	id := w.Config.String("agent.model")
 	m, ok := w.Config.Model(id)
 	if !ok {
@@ -297,7 +299,7 @@ func (w *Owner) model() (Model, config.Model, error) {
 	if err != nil {
 		return nil, m, err
 	}
-	return &ProviderModel{Client: c, Name: m.Model}, m, nil
+	return &providerModel{Client: c, Name: m.Model}, m, nil
 }
 
 func (w *Owner) send(v any) {
@@ -307,8 +309,8 @@ func (w *Owner) send(v any) {
 }
 
 // admitter reserves foreground capacity of model for each request.
-func (w *Owner) admitter(model string) func(context.Context, string) (Slot, error) {
-	return func(ctx context.Context, purpose string) (Slot, error) {
+func (w *Owner) admitter(model string) func(context.Context, string) (slot, error) {
+	return func(ctx context.Context, purpose string) (slot, error) {
 		s, err := w.admission.Admit(ctx, admit.Request{Model: model, Class: admit.Foreground, Purpose: purpose})
 		if err != nil {
 			return nil, err
@@ -332,7 +334,7 @@ func actionTaken(point string, data any) string {
 
 // sessionObserver returns the session's shadow observer, creating it on
 // first use, with the per-task count reset.
-func (w *Owner) sessionObserver() (*Observer, error) {
+func (w *Owner) sessionObserver() (*laya.Observer, error) {
 	if w.observer == nil {
 		obs, err := w.layaObserver(func() Refs {
 			w.active.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -19,11 +20,11 @@ type activeTask struct {
 	state   string
 	cancel  context.CancelFunc
 	tools   Tools
-	gate    *PolicyGate
+	gate    *policyGate
 	diff    func(context.Context, []string) (json.RawMessage, error) // the port's live diff query
 }
 
-func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *PolicyGate) {
+func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *policyGate) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.refs, t.cancel, t.tools, t.gate, t.started, t.state = refs, cancel, tools, gate, time.Now(), "running"
@@ -35,24 +36,24 @@ func (t *activeTask) clear() {
 	t.refs, t.cancel, t.tools, t.gate, t.state = Refs{}, nil, nil, nil, ""
 }
 
-// Gate returns the running task's policy gate (nil when idle).
-func (w *Owner) Gate() *PolicyGate {
+// gate returns the running task's policy gate (nil when idle).
+func (w *Owner) gate() *policyGate {
 	w.active.mu.Lock()
 	defer w.active.mu.Unlock()
 	return w.active.gate
 }
 
-// Running returns the ids of the running task (zero when idle).
-func (w *Owner) Running() Refs {
+// running returns the ids of the running task (zero when idle).
+func (w *Owner) running() Refs {
 	w.active.mu.Lock()
 	defer w.active.mu.Unlock()
 	return w.active.refs
 }
 
-// ControlHandlers are the owner's control-socket commands: one handler
+// controlHandlers are the owner's control-socket commands: one handler
 // per command.
-func (w *Owner) ControlHandlers() map[string]ControlHandler {
-	return map[string]ControlHandler{
+func (w *Owner) controlHandlers() map[string]control.Handler {
+	return map[string]control.Handler{
 		"status":     w.ctlStatus,
 		"cancel":     w.ctlCancel,
 		"force_stop": w.ctlForceStop,
@@ -61,7 +62,7 @@ func (w *Owner) ControlHandlers() map[string]ControlHandler {
 
 // ServeControl opens the control socket for this owner; Close stops it.
 func (w *Owner) ServeControl() error {
-	srv, err := ListenControl(w.Root, w.ControlHandlers())
+	srv, err := control.Listen(w.Root, w.controlHandlers())
 	if err != nil {
 		return err
 	}

@@ -15,17 +15,17 @@ import (
 // Reads of the whole workspace go through policy like any other read (no
 // bypass in the gate); writing the root as a whole stays refused.
 func TestPolicyGateRootReadsAndWrites(t *testing.T) {
-	gate := &PolicyGate{P: policy.Default()}
-	gate.SetYolo(true)
+	gate := &policyGate{P: policy.Default()}
+	gate.setYolo(true)
 	cases := []struct {
 		tool, args, verdict, reason string
 	}{
-		{"ls", `{}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"ls", `{"path":"./"}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"grep", `{"pattern":"x","path":"src/.."}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"git_status", `{}`, VerdictAllow, string(policy.ReasonPolicyAllow)},
-		{"glob", `{"pattern":"*","path":".."}`, VerdictDeny, string(policy.ReasonOutsideWorkspace)},
-		{"write", `{"path":".","content":"x","expect_version":"absent"}`, VerdictDeny, string(policy.ReasonProtectedPath)},
+		{"ls", `{}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"ls", `{"path":"./"}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"grep", `{"pattern":"x","path":"src/.."}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"git_status", `{}`, verdictAllow, string(policy.ReasonPolicyAllow)},
+		{"glob", `{"pattern":"*","path":".."}`, verdictDeny, string(policy.ReasonOutsideWorkspace)},
+		{"write", `{"path":".","content":"x","expect_version":"absent"}`, verdictDeny, string(policy.ReasonProtectedPath)},
 	}
 	for _, c := range cases {
 		d, err := gate.Evaluate(context.Background(), c.tool, json.RawMessage(c.args))
@@ -56,11 +56,11 @@ func TestPolicyGateDeniesUndecodableArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		op := OperationFor(c.tool, json.RawMessage(c.args))
-		gate := &PolicyGate{P: permissive}
-		gate.SetGrants([]policy.Grant{{ID: "g1", Scope: "task", Spec: policy.SpecFor(op), Source: "user"}})
-		gate.SetYolo(true)
+		gate := &policyGate{P: permissive}
+		gate.setGrants([]policy.Grant{{ID: "g1", Scope: "task", Spec: policy.SpecFor(op), Source: "user"}})
+		gate.setYolo(true)
 		d, err := gate.Evaluate(context.Background(), c.tool, json.RawMessage(c.args))
-		if err != nil || d.Verdict != VerdictDeny || d.Reason != string(policy.ReasonInvalid) || d.GrantID != "" {
+		if err != nil || d.Verdict != verdictDeny || d.Reason != string(policy.ReasonInvalid) || d.GrantID != "" {
 			t.Errorf("%s %s: %+v %v, want deny/invalid_operation", c.tool, c.args, d, err)
 		}
 		if !strings.Contains(d.Rule, "cannot be decoded: "+c.problem) {
@@ -79,8 +79,8 @@ func TestUndecodableToolCallNeverReachesDispatch(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"bad","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"shell","arguments":{"script":"touch pwned","cwd":7}}]}},
  {"id":"done","match":{"tool_result":{"tool":"shell"}},"respond":{"text":"done"}}]}`)
-	h.runner.Policy.(*PolicyGate).SetYolo(true)
-	h.runner.Run(context.Background(), TaskStart{Request: "x", Verify: "true"})
+	h.runner.Policy.(*policyGate).setYolo(true)
+	h.runner.Run(context.Background(), taskStart{Request: "x", Verify: "true"})
 	// The verification command runs as its own exec; only the shell call
 	// is looked at.
 	denied := false

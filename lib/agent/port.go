@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
 	"github.com/josecorral/fluzo/lib/store"
@@ -55,14 +56,14 @@ func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
-		p.Emit(Dispatch(ctx, handlers, sc.Bytes()))
+		p.Emit(control.Dispatch(ctx, handlers, sc.Bytes()))
 	}
 	p.wg.Wait()
 	return nil
 }
 
-func (p *Port) handlers() map[string]ControlHandler {
-	return map[string]ControlHandler{
+func (p *Port) handlers() map[string]control.Handler {
+	return map[string]control.Handler{
 		"start_task":         p.startTask,
 		"approve":            p.approve,
 		"deny":               p.deny,
@@ -132,15 +133,15 @@ func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 	return map[string]any{"state": "starting"}, nil
 }
 
-// Expect registers the operation about to be announced as waiting for
+// expect registers the operation about to be announced as waiting for
 // approval, so an answer racing the announcement is not stale.
-func (p *Port) Expect(op PendingApproval) {
+func (p *Port) expect(op PendingApproval) {
 	p.mu.Lock()
 	p.pending = &portApproval{op: op, answer: make(chan Decision, 1)}
 	p.mu.Unlock()
 }
 
-// Approve implements Approver: it waits for approve or deny of the
+// Approve implements approver: it waits for approve or deny of the
 // expected operation (or cancellation).
 func (p *Port) Approve(ctx context.Context, refs Refs, op PendingApproval) (Decision, error) {
 	p.mu.Lock()
@@ -197,8 +198,8 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := Decision{Verdict: VerdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
-	ack := map[string]any{"operation": a.Operation, "verdict": VerdictAllow, "scope": orOnce(a.Scope)}
+	d := Decision{Verdict: verdictAllow, Rule: "approved by the user (" + orOnce(a.Scope) + ")", Reason: "user_approval"}
+	ack := map[string]any{"operation": a.Operation, "verdict": verdictAllow, "scope": orOnce(a.Scope)}
 	if a.Scope == "task" {
 		id, err := p.grantForTask(ctx, pa.op)
 		if err != nil {
@@ -217,18 +218,18 @@ func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 // grantForTask stores a task grant for exactly the approved operation
 // (so revoke_grant can end it) and activates it in the running task.
 func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, error) {
-	refs, gate := p.Owner.Running(), p.Owner.Gate()
+	refs, gate := p.Owner.running(), p.Owner.gate()
 	if gate == nil || refs.Task == "" {
 		return "", core.Errorf(core.CodeInvalidRequest, "the task ended before its approval was answered")
 	}
 	pop := OperationFor(op.Tool, op.Args)
 	spec := policy.SpecFor(pop)
 	g := core.Grant{ID: core.NewID(core.KindGrant), TaskID: refs.Task, Scope: core.GrantTask, Spec: spec.String(), Source: "user"}
-	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	j := &storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
 	if err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error { return add(tx.IssueGrant(&g)) }); err != nil {
 		return "", err
 	}
-	gate.AddGrant(policy.Grant{ID: g.ID, Scope: core.GrantTask, Spec: spec, Source: "user"})
+	gate.addGrant(policy.Grant{ID: g.ID, Scope: core.GrantTask, Spec: spec, Source: "user"})
 	return g.ID, nil
 }
 
@@ -248,8 +249,8 @@ func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pa.answer <- Decision{Verdict: VerdictDeny, Rule: "denied by the user", Reason: "user_denial"}
-	return map[string]any{"operation": a.Operation, "verdict": VerdictDeny}, nil
+	pa.answer <- Decision{Verdict: verdictDeny, Rule: "denied by the user", Reason: "user_denial"}
+	return map[string]any{"operation": a.Operation, "verdict": verdictDeny}, nil
 }
 
 func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
@@ -267,7 +268,7 @@ func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "no task has started, so there is nobody to deliver an intervention to").
 			WithHint("start a task first")
 	}
-	in := inbox.Queue(a.Text)
+	in := inbox.queue(a.Text)
 	return map[string]any{"intervention": in.ID, "state": "queued"}, nil
 }
 
@@ -286,7 +287,7 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	if inbox == nil {
 		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
 	}
-	if err := inbox.Edit(a.Intervention, a.Text); err != nil {
+	if err := inbox.edit(a.Intervention, a.Text); err != nil {
 		return nil, err
 	}
 	return map[string]any{"intervention": a.Intervention, "state": "queued"}, nil
@@ -305,13 +306,13 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	p.mu.Lock()
 	p.yolo = a.On
 	p.mu.Unlock()
-	if gate := p.Owner.Gate(); gate != nil {
-		gate.SetYolo(a.On)
+	if gate := p.Owner.gate(); gate != nil {
+		gate.setYolo(a.On)
 	}
 	// Audited whether or not a task runs: an idle switch is a
 	// session-less event that still applies to the next task.
-	refs := p.Owner.Running()
-	if _, err := (&StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"}); err != nil {
+	refs := p.Owner.running()
+	if _, err := (&storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}).Record(ctx, refs, core.EvYolo, map[string]any{"on": a.On, "scope": "session"}); err != nil {
 		return nil, err
 	}
 	return map[string]any{"yolo": a.On, "scope": "session"}, nil

@@ -8,11 +8,6 @@ import (
 	"github.com/josecorral/fluzo/lib/store"
 )
 
-// EvDiffSummary records a task's diff summary (pre-existing versus task
-// changes, as in the result's "diff") when the task ends, so the port's
-// diff query answers for any finished task, whichever process ran it.
-const EvDiffSummary = "diff.summary"
-
 func (t *activeTask) setDiff(diff func(context.Context, []string) (json.RawMessage, error)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -54,7 +49,7 @@ func (p *Port) diff(ctx context.Context, raw []byte) (any, error) {
 		return nil, err
 	}
 	var last *core.Event
-	_, err := p.Owner.Store.EachEvent(ctx, store.EventQuery{Task: a.Task, Type: EvDiffSummary, Limit: store.MaxPage}, func(ev core.Event) error {
+	_, err := p.Owner.Store.EachEvent(ctx, store.EventQuery{Task: a.Task, Type: core.EvDiffSummary, Limit: store.MaxPage}, func(ev core.Event) error {
 		last = &ev
 		return nil
 	})

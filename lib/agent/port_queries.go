@@ -43,7 +43,7 @@ func (p *Port) subscribe(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"tasks": tasks, "running": p.Owner.Running(), "cursor": cursor, "seqs": seqs}
+	out := map[string]any{"tasks": tasks, "running": p.Owner.running(), "cursor": cursor, "seqs": seqs}
 	if a.After != nil {
 		page, err := p.Owner.Store.Events(ctx, store.EventQuery{AfterPos: *a.After, Limit: a.Limit})
 		if err != nil {
@@ -170,11 +170,11 @@ func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 		return nil, core.Errorf(core.CodeInvalidRequest, "grant %s is already %s; only an issued grant can be revoked", a.Grant, g.State).
 			WithHint("the grants of a task are listed by the task query").With("grant", a.Grant)
 	}
-	if gate := p.Owner.Gate(); gate != nil {
-		gate.DropGrant(a.Grant)
+	if gate := p.Owner.gate(); gate != nil {
+		gate.dropGrant(a.Grant)
 	}
-	j := &StoreJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
-	err = j.write(ctx, p.Owner.Running(), func(tx *store.Tx, add func(core.Event, error) error) error {
+	j := &storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
+	err = j.write(ctx, p.Owner.running(), func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetGrantState(a.Grant, core.GrantRevoked, "")
 		return add(ev, err)
 	})

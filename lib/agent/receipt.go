@@ -46,9 +46,9 @@ func sealReceipt(sections []ReceiptSection) PromptReceipt {
 	return PromptReceipt{V: 1, Type: "prompt_receipt", Sections: sections, Digest: hex.EncodeToString(h.Sum(nil))}
 }
 
-// WithoutContent returns a copy with every section's content removed, the
+// withoutContent returns a copy with every section's content removed, the
 // form recorded in events and shown unless content is asked for.
-func (r PromptReceipt) WithoutContent() PromptReceipt {
+func (r PromptReceipt) withoutContent() PromptReceipt {
 	out := r
 	out.Sections = make([]ReceiptSection, len(r.Sections))
 	for i, s := range r.Sections {

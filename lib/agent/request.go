@@ -11,31 +11,31 @@ import (
 // request reserves budget, records the provider request, sends it and
 // reconciles usage. Every model request (turns, compaction, finalization)
 // goes through here.
-func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools json.RawMessage) (ModelResponse, error) {
-	maxOut := orDefault(a.Budgets.MaxOutputTokens, DefaultMaxOutputTokens)
+func (a *run) request(ctx context.Context, purpose string, msgs []message, tools json.RawMessage) (modelResponse, error) {
+	maxOut := orDefault(a.Budgets.MaxOutputTokens, defaultMaxOutputTokens)
 	// Reserve the estimated input plus the output reserve before sending;
 	// reconcile with reported usage after.
-	reserved := int64(EstimateAll(msgs, len(tools)) + maxOut)
+	reserved := int64(estimateAll(msgs, len(tools)) + maxOut)
 	resv, err := a.budget.ReserveTokens(reserved)
 	if err != nil {
-		return ModelResponse{}, a.exhausted(ctx, err)
+		return modelResponse{}, a.exhausted(ctx, err)
 	}
 	slot, err := a.tracedAdmit(ctx, purpose)
 	if err != nil {
 		a.budget.Release(resv)
 		if ctx.Err() != nil {
-			return ModelResponse{}, stopped(ctx, err)
+			return modelResponse{}, stopped(ctx, err)
 		}
-		return ModelResponse{}, stopWith(core.CodeOf(err), "admission", err)
+		return modelResponse{}, stopWith(core.CodeOf(err), "admission", err)
 	}
 	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
 	if err != nil {
 		slot.CancelBeforeDispatch()
 		a.budget.Release(resv)
-		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+		return modelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	slot.Dispatched()
-	resp, err := a.complete(ctx, ModelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d LiveDelta) {
+	resp, err := a.complete(ctx, modelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d liveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
 	if err != nil {
@@ -50,11 +50,11 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 			a.budget.Reconcile(resv, nil) // unknown usage is charged in full
 			a.tokens.failed(reserved)
 		}
-		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, Usage{Source: "unknown"}, nil)
+		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, usage{Source: "unknown"}, nil)
 		if ctx.Err() != nil {
-			return ModelResponse{}, stopped(ctx, err)
+			return modelResponse{}, stopped(ctx, err)
 		}
-		return ModelResponse{}, stopWith(providerCode(err), "provider_error", err)
+		return modelResponse{}, stopWith(providerCode(err), "provider_error", err)
 	}
 	slot.Complete()
 	a.tokens.add(resp)
@@ -64,9 +64,9 @@ func (a *run) request(ctx context.Context, purpose string, msgs []Message, tools
 		reported = &total
 	}
 	a.budget.Reconcile(resv, reported)
-	msg := map[string]any{"role": RoleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason}
+	msg := map[string]any{"role": roleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason}
 	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage, msg); err != nil {
-		return ModelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+		return modelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return resp, nil
 }
@@ -95,51 +95,51 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	if a.Context.Window <= 0 {
 		return nil
 	}
-	plan, err := PlanCompaction(a.msgs, len(a.Tools.Schemas()), a.Context)
+	plan, err := planCompaction(a.msgs, len(a.Tools.Schemas()), a.Context)
 	if err != nil {
-		return a.compactionBlocked(ctx, plan, reasonOf(err, ReasonCompactionNothingEligible), err)
+		return a.compactionBlocked(ctx, plan, reasonOf(err, reasonCompactionNothingEligible), err)
 	}
 	if !plan.Needed {
 		return nil
 	}
-	resp, err := a.request(ctx, PurposeCompaction, CompactionRequest(a.msgs, plan), nil)
+	resp, err := a.request(ctx, purposeCompaction, compactionRequest(a.msgs, plan), nil)
 	if err != nil {
 		var s *stop
 		if errors.As(err, &s) && s.status == core.CodeBudgetExhausted {
-			return a.compactionBlocked(ctx, plan, ReasonCompactionBudget, err)
+			return a.compactionBlocked(ctx, plan, reasonCompactionBudget, err)
 		}
 		if ctx.Err() != nil || (errors.As(err, &s) && s.status == core.CodeCancelled) {
 			return a.compactionCancelled(ctx, plan, err)
 		}
-		return a.compactionBlocked(ctx, plan, ReasonCompactionProviderError, err)
+		return a.compactionBlocked(ctx, plan, reasonCompactionProviderError, err)
 	}
-	summary, err := ParseSummary(resp.Content)
+	summary, err := parseSummary(resp.Content)
 	if err != nil {
-		return a.compactionBlocked(ctx, plan, ReasonCompactionInvalidSummary, err)
+		return a.compactionBlocked(ctx, plan, reasonCompactionInvalidSummary, err)
 	}
 	body, _ := json.Marshal(map[string]any{"v": 1, "type": "compaction_summary", "task": a.refs.Task, "attempt": a.refs.Attempt, "source": map[string]int{"from": plan.From, "to": plan.To}, "summary": summary})
 	art, err := a.Journal.PutArtifact(ctx, a.refs, body, "application/json")
 	if err != nil {
-		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
+		return a.compactionBlocked(ctx, plan, reasonCompactionPersistence, err)
 	}
-	next := ApplyCompaction(a.msgs, plan, summary, art)
-	after := EstimateAll(next, len(a.Tools.Schemas()))
+	next := applyCompaction(a.msgs, plan, summary, art)
+	after := estimateAll(next, len(a.Tools.Schemas()))
 	if after > plan.Trigger {
 		err := core.Errorf(core.CodeFailed, "the context is still over its threshold after compaction (about %d tokens, threshold %d); the history was left as it was", after, plan.Trigger).
 			WithHint("raise the model's context_window, lower context.overhead_tokens or the output reserve, or narrow the task")
-		return a.compactionBlocked(ctx, plan, ReasonCompactionStillTooLarge, err)
+		return a.compactionBlocked(ctx, plan, reasonCompactionStillTooLarge, err)
 	}
 	// The artifact is durable and the compaction recorded before the
 	// context pointer moves.
 	sum, _ := json.Marshal(summary)
-	if err := a.Journal.Compacted(ctx, a.refs, Compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art, From: plan.From, To: plan.To, Trigger: plan.Trigger}); err != nil {
-		return a.compactionBlocked(ctx, plan, ReasonCompactionPersistence, err)
+	if err := a.Journal.Compacted(ctx, a.refs, compaction{BeforeTokens: int64(plan.Estimated), AfterTokens: int64(after), Summary: string(sum), Artifact: art, From: plan.From, To: plan.To, Trigger: plan.Trigger}); err != nil {
+		return a.compactionBlocked(ctx, plan, reasonCompactionPersistence, err)
 	}
 	a.msgs = next
 	return nil
 }
 
-func (a *run) compactionBlocked(ctx context.Context, plan CompactionPlan, reason string, err error) error {
+func (a *run) compactionBlocked(ctx context.Context, plan compactionPlan, reason string, err error) error {
 	a.record(ctx, core.EvCompaction, map[string]any{"outcome": "blocked", "reason": reason, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
 	return stopWith("blocked", reason, err)
 }
@@ -147,9 +147,9 @@ func (a *run) compactionBlocked(ctx context.Context, plan CompactionPlan, reason
 // compactionCancelled ends a task cancelled while its compaction request
 // was in flight: the context is left as it was and the compaction is
 // recorded as cancelled, with its own reason.
-func (a *run) compactionCancelled(ctx context.Context, plan CompactionPlan, err error) error {
-	a.record(context.WithoutCancel(ctx), core.EvCompaction, map[string]any{"outcome": "cancelled", "reason": ReasonCompactionCancelled, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
-	return stopWith(core.CodeCancelled, ReasonCompactionCancelled, err)
+func (a *run) compactionCancelled(ctx context.Context, plan compactionPlan, err error) error {
+	a.record(context.WithoutCancel(ctx), core.EvCompaction, map[string]any{"outcome": "cancelled", "reason": reasonCompactionCancelled, "before_tokens_estimate": plan.Estimated, "trigger": plan.Trigger})
+	return stopWith(core.CodeCancelled, reasonCompactionCancelled, err)
 }
 
 func reasonOf(err error, fallback string) string {
@@ -169,7 +169,7 @@ func (noSlot) Complete() error             { return nil }
 func (noSlot) Uncertain() error            { return nil }
 func (noSlot) CancelBeforeDispatch() error { return nil }
 
-func (a *run) admit(ctx context.Context, purpose string) (Slot, error) {
+func (a *run) admit(ctx context.Context, purpose string) (slot, error) {
 	if a.Admit == nil {
 		return noSlot{}, nil
 	}

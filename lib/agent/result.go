@@ -60,7 +60,7 @@ func addTo(sum **int64, n int64) {
 
 // add records one response's usage for the result (the budget itself is
 // charged by admit.Budget).
-func (a *TokenAccount) add(r ModelResponse) {
+func (a *TokenAccount) add(r modelResponse) {
 	a.Requests++
 	if r.Usage.Input != nil && r.Usage.Output != nil {
 		addTo(&a.Input, *r.Usage.Input)

@@ -13,14 +13,14 @@ import (
 func TestTokenAccountKeepsUnknownUsageUnknown(t *testing.T) {
 	est := int64(100)
 	var a TokenAccount
-	a.add(ModelResponse{Estimate: Usage{Input: &est}})
+	a.add(modelResponse{Estimate: usage{Input: &est}})
 	out, _ := json.Marshal(a)
 	if !strings.Contains(string(out), `"input":null`) || !strings.Contains(string(out), `"output":null`) ||
 		!strings.Contains(string(out), `"requests_without_usage":1`) || !strings.Contains(string(out), `"estimated":100`) {
 		t.Fatalf("unknown usage rendered as %s", out)
 	}
 	in, outTok := int64(7), int64(3)
-	a.add(ModelResponse{Usage: Usage{Input: &in, Output: &outTok}})
+	a.add(modelResponse{Usage: usage{Input: &in, Output: &outTok}})
 	if a.Input == nil || *a.Input != 7 || *a.Output != 3 || a.Unknown != 1 || a.Requests != 2 {
 		t.Fatalf("mixed usage summed wrong: %+v", a)
 	}
@@ -33,7 +33,7 @@ func TestFailedRequestsCountWithUnknownUsage(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"cut","models":["sim"],"steps":[
  {"id":"cut","match":{"messages":2},"respond":{"tool_calls":[{"name":"view","arguments":{"path":"a.txt"}}],
   "fragment":{"size":4},"fault":"disconnect","fault_after":3}}]}`)
-	res := h.runner.Run(context.Background(), TaskStart{Request: "x", Verify: "true"})
+	res := h.runner.Run(context.Background(), taskStart{Request: "x", Verify: "true"})
 	if res.Status != "provider_error" {
 		t.Fatalf("status %s: %+v", res.Status, res)
 	}

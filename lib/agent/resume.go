@@ -10,9 +10,9 @@ import (
 	"github.com/josecorral/fluzo/lib/store"
 )
 
-// Prior is what earlier attempts of a resumed task consumed and left
+// prior is what earlier attempts of a resumed task consumed and left
 // unresolved. Budgets carry it forward; nothing in it is replayed.
-type Prior struct {
+type prior struct {
 	Turns   int
 	Tokens  int64
 	Unknown []core.Operation
@@ -25,12 +25,12 @@ type Prior struct {
 	Stale []StaleFile
 }
 
-// ResumeTask starts a new attempt of an interrupted, blocked or failed
+// resumeTask starts a new attempt of an interrupted, blocked or failed
 // task, linked to the previous attempt, with a new trace. Grants of the
 // old attempt are not carried (only those passed now are issued).
-func (j *StoreJournal) ResumeTask(ctx context.Context, taskID string, grants []core.Grant) (Refs, Prior, error) {
+func (j *storeJournal) resumeTask(ctx context.Context, taskID string, grants []core.Grant) (Refs, prior, error) {
 	var refs Refs
-	prior := Prior{Versions: map[string]string{}}
+	prior := prior{Versions: map[string]string{}}
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
 		t, err := tx.GetTask(ctx, taskID)
 		if err != nil {
@@ -81,13 +81,13 @@ func (j *StoreJournal) ResumeTask(ctx context.Context, taskID string, grants []c
 	return refs, prior, err
 }
 
-func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *Prior) error {
+func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *prior) error {
 	reqs, err := tx.ListProviderRequests(ctx, attempt)
 	if err != nil {
 		return err
 	}
 	for _, r := range reqs {
-		if r.Purpose == PurposeTurn {
+		if r.Purpose == purposeTurn {
 			p.Turns++
 		}
 		if r.InputTokens != nil {
@@ -113,7 +113,7 @@ func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *Prior) err
 // resumeNote tells the model what the previous attempt left unresolved.
 // Unknown operations are described, never replayed: running one again
 // goes through policy and approval like any new call.
-func resumeNote(p Prior) string {
+func resumeNote(p prior) string {
 	var b strings.Builder
 	b.WriteString("This task is being resumed after an interruption. The workspace is as the previous attempt left it; check it before relying on earlier results.")
 	if len(p.Unknown) > 0 {
@@ -131,19 +131,15 @@ func resumeNote(p Prior) string {
 	return b.String()
 }
 
-// EvWorkspaceState records the branch and revision an attempt started at;
-// resume checks them before continuing.
-const EvWorkspaceState = "workspace.state"
-
-// WorkspaceState is the git identity of the working tree.
-type WorkspaceState struct {
+// workspaceState is the git identity of the working tree.
+type workspaceState struct {
 	Branch string `json:"branch"`
 	Head   string `json:"head"`
 }
 
-// CurrentWorkspaceState reads the branch and HEAD of root.
-func CurrentWorkspaceState(ctx context.Context, root string) (WorkspaceState, error) {
-	var ws WorkspaceState
+// currentWorkspaceState reads the branch and HEAD of root.
+func currentWorkspaceState(ctx context.Context, root string) (workspaceState, error) {
+	var ws workspaceState
 	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
 	if err == nil {
 		ws.Head = strings.TrimSpace(string(head))
@@ -159,9 +155,9 @@ func CurrentWorkspaceState(ctx context.Context, root string) (WorkspaceState, er
 // current one: a different branch or revision means the earlier work may
 // not apply, so resume refuses instead of guessing.
 func checkWorkspaceState(ctx context.Context, s *store.Store, task, root string) error {
-	var last *WorkspaceState
-	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: EvWorkspaceState}, func(ev core.Event) error {
-		var ws WorkspaceState
+	var last *workspaceState
+	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvWorkspaceState}, func(ev core.Event) error {
+		var ws workspaceState
 		if json.Unmarshal(ev.Data, &ws) == nil {
 			last = &ws
 		}
@@ -170,7 +166,7 @@ func checkWorkspaceState(ctx context.Context, s *store.Store, task, root string)
 	if err != nil || last == nil {
 		return err
 	}
-	now, _ := CurrentWorkspaceState(ctx, root)
+	now, _ := currentWorkspaceState(ctx, root)
 	if now != *last {
 		return core.Errorf(core.CodeInterrupted, "the workspace moved since task %s ran: it was on %s at %.12s, it is now on %s at %.12s", task, orDetached(last.Branch), last.Head, orDetached(now.Branch), now.Head).
 			WithHint("check out %s at %.12s again to resume, or start a new task", orDetached(last.Branch), last.Head)
@@ -187,9 +183,9 @@ func orDetached(b string) string {
 
 // waivedBefore reports whether an earlier attempt of task recorded the
 // user's verification waiver.
-func waivedBefore(ctx context.Context, j *StoreJournal, task string) bool {
+func waivedBefore(ctx context.Context, j *storeJournal, task string) bool {
 	waived := false
-	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: EvVerificationWaived}, func(core.Event) error {
+	j.S.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvVerificationWaived}, func(core.Event) error {
 		waived = true
 		return nil
 	})

@@ -10,12 +10,6 @@ import (
 	"github.com/josecorral/fluzo/lib/tools"
 )
 
-// EvResumeRevalidation lists, when a task resumes, the files an earlier
-// attempt viewed or wrote whose content changed since: the new attempt
-// must view them again before editing (the tools' expect_version check
-// refuses the old versions).
-const EvResumeRevalidation = "resume.revalidation"
-
 // StaleFile is a file whose content no longer matches the version an
 // earlier attempt last saw or wrote.
 type StaleFile struct {

@@ -57,14 +57,14 @@ func TestRevalidateFindsChangedAndDeletedFiles(t *testing.T) {
 	if rv.Stale[1].Path != "src/edited.rs" || rv.Stale[1].Recorded != tools.Version([]byte("after edit\n")) || rv.Stale[1].Current != tools.Version([]byte("changed outside\n")) {
 		t.Errorf("changed file: %+v", rv.Stale[1])
 	}
-	note := resumeNote(Prior{Stale: rv.Stale})
+	note := resumeNote(prior{Stale: rv.Stale})
 	if !strings.Contains(note, "View each again before editing") || !strings.Contains(note, "- src/edited.rs") {
 		t.Errorf("resume note: %q", note)
 	}
 }
 
 func TestTruncatedResultKeepsFileVersion(t *testing.T) {
-	out := ToolOutcome{OK: true, Result: json.RawMessage(`{"path":"big.txt","version":"abc","content":"…"}`)}
+	out := toolOutcome{OK: true, Result: json.RawMessage(`{"path":"big.txt","version":"abc","content":"…"}`)}
 	body, _ := json.Marshal(truncatedResult(out, 1<<20))
 	versions := map[string]string{}
 	noteFileVersion(versions, core.Operation{Tool: "view", State: core.OpSucceeded, Result: body})

@@ -14,50 +14,50 @@ import (
 
 // Purposes of model requests; every one goes through admission and budgets.
 const (
-	PurposeTurn       = "turn"
-	PurposeCompaction = "compaction"
-	PurposeFinalize   = "finalize"
+	purposeTurn       = "turn"
+	purposeCompaction = "compaction"
+	purposeFinalize   = "finalize"
 )
 
-// ModelRequest is one request to the generative model.
-type ModelRequest struct {
+// modelRequest is one request to the generative model.
+type modelRequest struct {
 	Purpose  string
-	Messages []Message
+	Messages []message
 	// Tools is nil for text-only requests (finalization, compaction).
 	Tools     json.RawMessage
 	MaxTokens int
 }
 
-// Usage is token usage; nil counts are unknown, never zero.
-type Usage struct {
+// usage is token usage; nil counts are unknown, never zero.
+type usage struct {
 	Input  *int64 `json:"input"`
 	Output *int64 `json:"output"`
 	Source string `json:"source"`
 }
 
-// ModelResponse is a complete response: only complete tool calls.
-type ModelResponse struct {
+// modelResponse is a complete response: only complete tool calls.
+type modelResponse struct {
 	Model        string
 	Content      string
-	ToolCalls    []ToolCall
+	ToolCalls    []toolCall
 	FinishReason string
-	Usage        Usage
-	Estimate     Usage
+	Usage        usage
+	Estimate     usage
 }
 
-// LiveDelta is non-durable streaming progress, for display only.
-type LiveDelta struct {
+// liveDelta is non-durable streaming progress, for display only.
+type liveDelta struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`
 }
 
-// Model sends one request. Errors are typed (provider_error, cancelled).
-type Model interface {
-	Complete(ctx context.Context, req ModelRequest, live func(LiveDelta)) (ModelResponse, error)
+// model sends one request. Errors are typed (provider_error, cancelled).
+type model interface {
+	Complete(ctx context.Context, req modelRequest, live func(liveDelta)) (modelResponse, error)
 }
 
-// ToolOutcome is the answer of the execution backend to one call.
-type ToolOutcome struct {
+// toolOutcome is the answer of the execution backend to one call.
+type toolOutcome struct {
 	OK     bool            `json:"ok"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *core.Error     `json:"error,omitempty"`
@@ -65,7 +65,7 @@ type ToolOutcome struct {
 
 // Tools is the execution backend (a fluzo-tool serve child).
 type Tools interface {
-	Call(ctx context.Context, tool string, args json.RawMessage) (ToolOutcome, error)
+	Call(ctx context.Context, tool string, args json.RawMessage) (toolOutcome, error)
 	// Cancel asks the backend to end the call's owned processes
 	// gracefully; Kill force-stops them.
 	Cancel(ctx context.Context) error
@@ -75,9 +75,9 @@ type Tools interface {
 
 // Verdicts of policy evaluation.
 const (
-	VerdictAllow = "allow"
-	VerdictDeny  = "deny"
-	VerdictAsk   = "ask"
+	verdictAllow = "allow"
+	verdictDeny  = "deny"
+	verdictAsk   = "ask"
 )
 
 // Decision is a policy verdict for one operation.
@@ -96,9 +96,9 @@ type Policy interface {
 	Evaluate(ctx context.Context, tool string, args json.RawMessage) (Decision, error)
 }
 
-// Slot is an admitted request's hold on model and pool capacity
+// slot is an admitted request's hold on model and pool capacity
 // (admit.Slot): reserved → dispatched → completed or uncertain.
-type Slot interface {
+type slot interface {
 	Dispatched() error
 	Complete() error
 	Uncertain() error

@@ -85,7 +85,7 @@ func (w *Owner) startTelemetry(ctx context.Context, ws store.Workspace, mode str
 // journal already stored for it (refs.Trace), so that the store's events,
 // the result record, the logs and the spans share one trace. A resumed
 // attempt is a new trace linked to the previous attempt's.
-func (a *run) traceAttempt(ctx context.Context, prior *Prior) (context.Context, *telemetry.Span) {
+func (a *run) traceAttempt(ctx context.Context, prior *prior) (context.Context, *telemetry.Span) {
 	rt := a.Telemetry.runtime()
 	if rt == nil {
 		return ctx, nil
@@ -93,7 +93,7 @@ func (a *run) traceAttempt(ctx context.Context, prior *Prior) (context.Context, 
 	info := telemetry.AttemptInfo{Session: a.refs.Session, Task: a.refs.Task, Attempt: a.refs.Attempt, Number: 1, TraceID: a.refs.Trace}
 	var prev core.Attempt
 	if prior != nil {
-		if j, ok := a.Journal.(*StoreJournal); ok {
+		if j, ok := a.Journal.(*storeJournal); ok {
 			info.Number, prev, info.PreviousSpan = previousAttempt(ctx, j.S, a.refs)
 			info.PreviousTrace = prev.TraceID
 		}
@@ -137,7 +137,7 @@ func budgetOf(reason string) string {
 	switch reason {
 	case "max_turns":
 		return "turns"
-	case "max_tokens", ReasonCompactionBudget:
+	case "max_tokens", reasonCompactionBudget:
 		return "tokens"
 	case "max_tool_calls":
 		return "tool_calls"

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/telemetry"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -86,7 +87,7 @@ func traceProviderAttempts(ctx context.Context, resp *provider.Response, err err
 // observation's own latency (it is answered in the background, possibly
 // after the attempt's root span ended), and counts it by status. It
 // returns the span's ID for the observation's event ("" when off).
-func (w *Owner) traceObservation(refs Refs, ob Observation) string {
+func (w *Owner) traceObservation(refs Refs, ob laya.Observation) string {
 	t := w.Telemetry
 	rt := t.runtime()
 	if rt == nil {
@@ -121,6 +122,6 @@ func (w *Owner) traceObservation(refs Refs, ob Observation) string {
 	if ob.Skipped == "" {
 		rt.Metrics().Decision(ctx, "laya", status, latency)
 	}
-	rt.Metrics().LayaAgreement(ctx, telemetry.LayaAgreement(telemetry.RecommendedAction(ob.Answers, QuestionNextAction), ob.ActionTaken))
+	rt.Metrics().LayaAgreement(ctx, telemetry.LayaAgreement(telemetry.RecommendedAction(ob.Answers, laya.QuestionNextAction), ob.ActionTaken))
 	return sp.SpanContext().SpanID().String()
 }

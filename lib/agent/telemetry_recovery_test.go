@@ -28,9 +28,9 @@ func TestCrashedAttemptIsReportedAfterRecoveryAndInTheResumedTrace(t *testing.T)
 	s, _ := openStore(t, map[string]string{"a.txt": "a"})
 	tel, rcv := exportingTelemetry(t)
 	ctx := context.Background()
-	j := &StoreJournal{S: s}
+	j := &storeJournal{S: s}
 	r := &Runner{Journal: j, Telemetry: tel}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "fix"})
+	refs, err := j.StartTask(ctx, taskStart{Request: "fix"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestCrashedAttemptIsReportedAfterRecoveryAndInTheResumedTrace(t *testing.T)
 	w := &Owner{Store: s, Telemetry: tel, Recovery: rep}
 	w.reportRecovered(ctx, tel.RT)
 
-	refs2, prior, err := j.ResumeTask(ctx, refs.Task, nil)
+	refs2, prior, err := j.resumeTask(ctx, refs.Task, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +98,9 @@ func TestResumeAfterAnEndedAttemptRecordsNoRecovery(t *testing.T) {
 	s, _ := openStore(t, map[string]string{"a.txt": "a"})
 	tel, rcv := exportingTelemetry(t)
 	ctx := context.Background()
-	j := &StoreJournal{S: s}
+	j := &storeJournal{S: s}
 	r := &Runner{Journal: j, Telemetry: tel}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "fix"})
+	refs, err := j.StartTask(ctx, taskStart{Request: "fix"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestResumeAfterAnEndedAttemptRecordsNoRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.endAttempt(actx, root, Result{Status: string(core.CodeFailed)})
-	refs2, prior, err := j.ResumeTask(ctx, refs.Task, nil)
+	refs2, prior, err := j.resumeTask(ctx, refs.Task, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestChatCostProvenanceAndFirstOutput(t *testing.T) {
 		{"id":"unreported","match":{"model":"m"},"respond":{"text":"done"}}]}`, 0)
 	a := &run{Runner: &Runner{Model: model, ModelName: "m", Telemetry: tel}, refs: Refs{Session: "ses_x", Task: "tsk_x", Attempt: "att_x"}}
 	for i := 0; i < 2; i++ {
-		if _, err := a.complete(context.Background(), ModelRequest{Purpose: PurposeTurn, Messages: []Message{{Role: RoleUser, Content: "hi"}}, MaxTokens: 64}, nil); err != nil {
+		if _, err := a.complete(context.Background(), modelRequest{Purpose: purposeTurn, Messages: []message{{Role: roleUser, Content: "hi"}}, MaxTokens: 64}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -165,11 +165,11 @@ func TestChatCostProvenanceAndFirstOutput(t *testing.T) {
 func TestFirstOutputIgnoresRestartMarkers(t *testing.T) {
 	tel, rcv := exportingTelemetry(t)
 	_, chat := tel.RT.StartChat(context.Background(), telemetry.ChatRequest{Provider: "p", Model: "m"})
-	markFirstOutput(chat, LiveDelta{Kind: "restart"})
+	markFirstOutput(chat, liveDelta{Kind: "restart"})
 	chat.End(telemetry.OutcomeFailed, nil)
 	_, chat2 := tel.RT.StartChat(context.Background(), telemetry.ChatRequest{Provider: "p", Model: "m"})
-	markFirstOutput(chat2, LiveDelta{Kind: "reasoning", Text: "thinking"})
-	markFirstOutput(chat2, LiveDelta{Kind: "content", Text: "x"})
+	markFirstOutput(chat2, liveDelta{Kind: "reasoning", Text: "thinking"})
+	markFirstOutput(chat2, liveDelta{Kind: "content", Text: "x"})
 	chat2.End(telemetry.OutcomeOK, nil)
 	tel.RT.Shutdown(context.Background())
 	_, metrics, _, _ := rcv.Snapshot()

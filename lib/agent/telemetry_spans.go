@@ -64,7 +64,7 @@ func (a *run) tracedTurn(ctx context.Context) (bool, error) {
 
 // tracedAdmit waits for model/pool admission inside fluzo.admission, which
 // records the queue depth and wait metrics.
-func (a *run) tracedAdmit(ctx context.Context, purpose string) (Slot, error) {
+func (a *run) tracedAdmit(ctx context.Context, purpose string) (slot, error) {
 	ctx, s := a.Telemetry.runtime().StartAdmission(ctx, a.poolName())
 	slot, err := a.admit(ctx, purpose)
 	switch {
@@ -87,7 +87,7 @@ func (a *run) poolName() string {
 
 // inferencePurpose maps a request purpose to fluzo.inference.purpose.
 func inferencePurpose(purpose string) string {
-	if purpose == PurposeCompaction {
+	if purpose == purposeCompaction {
 		return telemetry.PurposeCompaction
 	}
 	return telemetry.PurposeAgentTurn
@@ -97,7 +97,7 @@ func inferencePurpose(purpose string) string {
 // "chat {model}". The provider adds one fluzo.provider.attempt child per
 // physical HTTP attempt (see traceProviderAttempts). Usage the provider
 // did not report stays absent, never zero.
-func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelta)) (ModelResponse, error) {
+func (a *run) complete(ctx context.Context, req modelRequest, live func(liveDelta)) (modelResponse, error) {
 	rt := a.Telemetry.runtime()
 	provider := "openai_compatible"
 	if a.Telemetry != nil && a.Telemetry.Provider != "" {
@@ -110,7 +110,7 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 	ctx, chat := rt.StartChat(ctx, telemetry.ChatRequest{Provider: provider, Model: a.ModelName, Purpose: inferencePurpose(req.Purpose),
 		Stream: true, Conversation: a.refs.Session, MaxTokens: req.MaxTokens, Price: price})
 	ctx = withRuntime(ctx, rt)
-	resp, err := a.Model.Complete(ctx, req, func(d LiveDelta) {
+	resp, err := a.Model.Complete(ctx, req, func(d liveDelta) {
 		markFirstOutput(chat, d)
 		if live != nil {
 			live(d)
@@ -132,7 +132,7 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 	chat.Response(r)
 	if rt.CaptureContent() {
 		in, _ := json.Marshal(req.Messages)
-		out, _ := json.Marshal(Message{Role: RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+		out, _ := json.Marshal(message{Role: roleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
 		chat.Content(string(in), string(out))
 	}
 	chat.End(telemetry.OutcomeOK, nil)
@@ -143,7 +143,7 @@ func (a *run) complete(ctx context.Context, req ModelRequest, live func(LiveDelt
 // first meaningful output: content, reasoning or a tool-call fragment
 // (the provider's own first-output definition). A restart marker after a
 // retry is neither: it is the client's, not the model's.
-func markFirstOutput(chat *telemetry.ChatSpan, d LiveDelta) {
+func markFirstOutput(chat *telemetry.ChatSpan, d liveDelta) {
 	if d.Kind == "restart" {
 		return
 	}
@@ -161,7 +161,7 @@ func (a *run) tracedCompaction(ctx context.Context) error {
 	if rt == nil || a.Context.Window <= 0 {
 		return a.compactIfNeeded(ctx)
 	}
-	if plan, err := PlanCompaction(a.msgs, len(a.Tools.Schemas()), a.Context); err == nil && !plan.Needed {
+	if plan, err := planCompaction(a.msgs, len(a.Tools.Schemas()), a.Context); err == nil && !plan.Needed {
 		return a.compactIfNeeded(ctx)
 	}
 	ctx, s := rt.StartCompaction(ctx)
@@ -179,7 +179,7 @@ func (a *run) tracedEvaluate(ctx context.Context, tool string, args json.RawMess
 	d, err := a.Policy.Evaluate(ctx, tool, args)
 	verdict := d.Verdict
 	if err != nil {
-		verdict = VerdictDeny
+		verdict = verdictDeny
 	}
 	s.SetAttributes(attribute.String("fluzo.policy.rule", d.Rule))
 	s.End(verdict, nil)
@@ -210,7 +210,7 @@ func (a *run) tracedApprove(ctx context.Context, p PendingApproval) (Decision, e
 
 // tracedDispatch runs one authorized tool call inside "execute_tool
 // {tool}" (tool duration metric by outcome) and logs its end.
-func (a *run) tracedDispatch(ctx context.Context, call ToolCall, op string) (ToolOutcome, error) {
+func (a *run) tracedDispatch(ctx context.Context, call toolCall, op string) (toolOutcome, error) {
 	ctx, s := a.Telemetry.runtime().StartToolCall(ctx, call.Name, op)
 	s.SetAttributes(attribute.String("gen_ai.tool.call.id", call.ID))
 	out, stop := a.dispatch(ctx, call)

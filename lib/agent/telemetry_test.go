@@ -8,6 +8,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/sim"
 	"github.com/josecorral/fluzo/lib/telemetry"
 	"github.com/josecorral/fluzo/lib/telemetry/otlptest"
@@ -35,7 +36,7 @@ func exportingTelemetry(t *testing.T) (*Telemetry, *otlptest.Receiver) {
 
 // simModel serves scenario (JSON) and returns the provider-backed model
 // with retries and no real backoff sleeps.
-func simModel(t *testing.T, scenario string, retries int) *ProviderModel {
+func simModel(t *testing.T, scenario string, retries int) *providerModel {
 	t.Helper()
 	sc, err := sim.Parse(t.Name(), []byte(scenario))
 	if err != nil {
@@ -51,7 +52,7 @@ func simModel(t *testing.T, scenario string, retries int) *ProviderModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ProviderModel{Client: c, Name: "m"}
+	return &providerModel{Client: c, Name: "m"}
 }
 
 func spanNamed(spans []*tracepb.Span, name string) []*tracepb.Span {
@@ -87,7 +88,7 @@ func TestChatSpanHasOneChildPerPhysicalProviderAttempt(t *testing.T) {
 		{"id":"transient","match":{"model":"m"},"respond":{"status":500}},
 		{"id":"answer","match":{"model":"m"},"respond":{"text":"done","usage":{"input":42,"output":7}}}]}`, 2)
 	a := &run{Runner: &Runner{Model: model, ModelName: "m", Telemetry: tel}, refs: Refs{Session: "ses_x", Task: "tsk_x", Attempt: "att_x"}}
-	resp, err := a.complete(context.Background(), ModelRequest{Purpose: PurposeTurn, Messages: []Message{{Role: RoleUser, Content: "secret prompt"}}, MaxTokens: 64}, nil)
+	resp, err := a.complete(context.Background(), modelRequest{Purpose: purposeTurn, Messages: []message{{Role: roleUser, Content: "secret prompt"}}, MaxTokens: 64}, nil)
 	if err != nil || resp.Content != "done" {
 		t.Fatalf("complete: %+v %v", resp, err)
 	}
@@ -150,7 +151,7 @@ func TestFailedChatSpanKeepsTheAttemptsOfTheProviderError(t *testing.T) {
 		{"id":"a","match":{"model":"m"},"respond":{"status":500}},
 		{"id":"b","match":{"model":"m"},"respond":{"status":500}}]}`, 1)
 	a := &run{Runner: &Runner{Model: model, ModelName: "m", Telemetry: tel}, refs: Refs{Session: "ses_x"}}
-	if _, err := a.complete(context.Background(), ModelRequest{Purpose: PurposeCompaction, Messages: []Message{{Role: RoleUser, Content: "x"}}}, nil); err == nil {
+	if _, err := a.complete(context.Background(), modelRequest{Purpose: purposeCompaction, Messages: []message{{Role: roleUser, Content: "x"}}}, nil); err == nil {
 		t.Fatal("the call succeeded")
 	}
 	tel.RT.Shutdown(context.Background())
@@ -180,9 +181,9 @@ func TestAttemptSpansAdoptTheJournalTraceAndResumeLinksBack(t *testing.T) {
 	s, _ := openStore(t, map[string]string{"a.txt": "a"})
 	tel, rcv := exportingTelemetry(t)
 	ctx := context.Background()
-	j := &StoreJournal{S: s}
+	j := &storeJournal{S: s}
 	r := &Runner{Journal: j, Telemetry: tel}
-	refs, err := j.StartTask(ctx, TaskStart{Request: "fix"})
+	refs, err := j.StartTask(ctx, taskStart{Request: "fix"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestAttemptSpansAdoptTheJournalTraceAndResumeLinksBack(t *testing.T) {
 	}
 	first.endAttempt(actx, root, Result{Status: string(core.CodeFailed), Reason: "verification_failed"})
 
-	refs2, prior, err := j.ResumeTask(ctx, refs.Task, nil)
+	refs2, prior, err := j.resumeTask(ctx, refs.Task, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestNilTelemetryInstrumentsNothing(t *testing.T) {
 		t.Fatal("a span without telemetry")
 	}
 	a.endAttempt(ctx, root, Result{Status: "completed"})
-	if id := (&Owner{}).traceObservation(Refs{}, Observation{Point: "task_end"}); id != "" {
+	if id := (&Owner{}).traceObservation(Refs{}, laya.Observation{Point: "task_end"}); id != "" {
 		t.Fatalf("observation span %q without telemetry", id)
 	}
 }
@@ -265,9 +266,9 @@ func TestLayaObservationJoinsTheAttemptTraceAndCountsAgreement(t *testing.T) {
 	a := &run{Runner: &Runner{Telemetry: tel}, refs: Refs{Session: "ses_x", Task: "tsk_x", Attempt: "att_x", Trace: "0123456789abcdef0123456789abcdef"}}
 	ctx, root := a.traceAttempt(context.Background(), nil)
 	a.endAttempt(ctx, root, Result{Status: "completed"})
-	answered := Observation{Point: "task_end", Answers: json.RawMessage(`{"next_action":{"type":"choice","choice":"continue"}}`), LatencyMS: 20, ActionTaken: "continue"}
+	answered := laya.Observation{Point: "task_end", Answers: json.RawMessage(`{"next_action":{"type":"choice","choice":"continue"}}`), LatencyMS: 20, ActionTaken: "continue"}
 	id := w.traceObservation(a.refs, answered)
-	w.traceObservation(a.refs, Observation{Point: "task_start", Skipped: ObservationSkipCapacity, ActionTaken: "continue"})
+	w.traceObservation(a.refs, laya.Observation{Point: "task_start", Skipped: laya.SkipCapacity, ActionTaken: "continue"})
 	tel.RT.Shutdown(context.Background())
 	spans, metrics, _, _ := rcv.Snapshot()
 	obs := spanNamed(spans, telemetry.SpanLayaObservation)
@@ -309,9 +310,9 @@ func (f fixedApprover) Approve(context.Context, Refs, PendingApproval) (Decision
 // counted as a permission outcome whose source is the user.
 func TestApprovalIsASpanAndAUserPermissionOutcome(t *testing.T) {
 	tel, rcv := exportingTelemetry(t)
-	a := &run{Runner: &Runner{Telemetry: tel, Approver: fixedApprover{Decision{Verdict: VerdictAllow, Rule: "user"}}}, refs: Refs{Task: "tsk_x"}}
+	a := &run{Runner: &Runner{Telemetry: tel, Approver: fixedApprover{Decision{Verdict: verdictAllow, Rule: "user"}}}, refs: Refs{Task: "tsk_x"}}
 	d, err := a.tracedApprove(context.Background(), PendingApproval{Operation: "op_x", Tool: "shell"})
-	if err != nil || d.Verdict != VerdictAllow {
+	if err != nil || d.Verdict != verdictAllow {
 		t.Fatalf("approve: %+v %v", d, err)
 	}
 	tel.RT.Shutdown(context.Background())
@@ -320,7 +321,7 @@ func TestApprovalIsASpanAndAUserPermissionOutcome(t *testing.T) {
 	if len(ap) != 1 {
 		t.Fatalf("want one approval span, got %d", len(ap))
 	}
-	if v, _ := otlptest.AttrOf(ap[0].Attributes, telemetry.LabelOutcome); v.GetStringValue() != VerdictAllow {
+	if v, _ := otlptest.AttrOf(ap[0].Attributes, telemetry.LabelOutcome); v.GetStringValue() != verdictAllow {
 		t.Errorf("approval outcome %v", v)
 	}
 	perm := metricNamed(metrics, telemetry.MetricPermissions)

@@ -11,10 +11,10 @@ import (
 	"github.com/josecorral/fluzo/lib/tools"
 )
 
-// ToolClient is the Tools seam over a fluzo-tool serve child. It remembers
+// toolClient is the Tools seam over a fluzo-tool serve child. It remembers
 // the request in flight so that cancel and force stop reach exactly the
 // process group fluzo-tool owns for it.
-type ToolClient struct {
+type toolClient struct {
 	C       *tools.Client
 	schemas json.RawMessage
 
@@ -27,14 +27,14 @@ type ToolClient struct {
 }
 
 // OnStopping sets the handler of "stopping" reports.
-func (t *ToolClient) OnStopping(f func(target string, survivors any)) {
+func (t *toolClient) OnStopping(f func(target string, survivors any)) {
 	t.mu.Lock()
 	t.onStopping = f
 	t.mu.Unlock()
 }
 
 // watchStopping forwards the server's stopping reports until it exits.
-func (t *ToolClient) watchStopping() {
+func (t *toolClient) watchStopping() {
 	for {
 		var rep tools.Reply
 		select {
@@ -51,9 +51,9 @@ func (t *ToolClient) watchStopping() {
 	}
 }
 
-// StartToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
+// startToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
 // beside this executable when there is one, else the one on PATH.
-func StartToolServer(ctx context.Context, root string, extra ...string) (*ToolClient, error) {
+func startToolServer(ctx context.Context, root string, extra ...string) (*toolClient, error) {
 	bin := ""
 	if exe, err := os.Executable(); err == nil {
 		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
@@ -65,7 +65,7 @@ func StartToolServer(ctx context.Context, root string, extra ...string) (*ToolCl
 		return nil, err
 	}
 	schemas, _ := json.Marshal(tools.Schemas())
-	t := &ToolClient{C: c, schemas: schemas, quit: make(chan struct{})}
+	t := &toolClient{C: c, schemas: schemas, quit: make(chan struct{})}
 	go t.watchStopping()
 	return t, nil
 }
@@ -77,10 +77,10 @@ func isExecutable(p string) bool {
 
 // Call runs one tool; a tool's own failure is a failed outcome, a broken
 // pipe is an error.
-func (t *ToolClient) Call(ctx context.Context, tool string, args json.RawMessage) (ToolOutcome, error) {
+func (t *toolClient) Call(ctx context.Context, tool string, args json.RawMessage) (toolOutcome, error) {
 	p, err := t.C.Start(tool, args)
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolOutcome{}, err
 	}
 	t.mu.Lock()
 	t.current = p.ID
@@ -97,15 +97,15 @@ func (t *ToolClient) Call(ctx context.Context, tool string, args json.RawMessage
 	go t.cancelOnDone(ctx, p.ID, done)
 	res, err := p.Wait(context.WithoutCancel(ctx))
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolOutcome{}, err
 	}
-	return ToolOutcome{OK: res.OK, Result: res.Data, Error: res.Err}, nil
+	return toolOutcome{OK: res.OK, Result: res.Data, Error: res.Err}, nil
 }
 
 // cancelOnDone asks the server to cancel request id once ctx ends. The
 // request may not have started its process yet when ctx ends, so the
 // cancel is repeated until it lands or the result arrives.
-func (t *ToolClient) cancelOnDone(ctx context.Context, id string, done <-chan struct{}) {
+func (t *toolClient) cancelOnDone(ctx context.Context, id string, done <-chan struct{}) {
 	select {
 	case <-done:
 		return
@@ -128,7 +128,7 @@ func (t *ToolClient) cancelOnDone(ctx context.Context, id string, done <-chan st
 	}
 }
 
-func (t *ToolClient) inFlight() string {
+func (t *toolClient) inFlight() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.current
@@ -136,7 +136,7 @@ func (t *ToolClient) inFlight() string {
 
 // Cancel asks fluzo-tool to end the in-flight request's processes
 // gracefully (SIGTERM, grace, report survivors).
-func (t *ToolClient) Cancel(ctx context.Context) error {
+func (t *toolClient) Cancel(ctx context.Context) error {
 	if id := t.inFlight(); id != "" {
 		return t.C.Cancel(ctx, id)
 	}
@@ -144,7 +144,7 @@ func (t *ToolClient) Cancel(ctx context.Context) error {
 }
 
 // Kill force-stops the in-flight request's verified owned process group.
-func (t *ToolClient) Kill(ctx context.Context) error {
+func (t *toolClient) Kill(ctx context.Context) error {
 	if id := t.inFlight(); id != "" {
 		return t.C.Kill(ctx, id)
 	}
@@ -152,10 +152,10 @@ func (t *ToolClient) Kill(ctx context.Context) error {
 }
 
 // Schemas are the model-visible tool definitions.
-func (t *ToolClient) Schemas() json.RawMessage { return t.schemas }
+func (t *toolClient) Schemas() json.RawMessage { return t.schemas }
 
 // Close ends the child: it stops its processes and exits.
-func (t *ToolClient) Close() error {
+func (t *toolClient) Close() error {
 	if t.quit != nil {
 		close(t.quit)
 	}

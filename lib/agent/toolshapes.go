@@ -30,10 +30,10 @@ func toolKind(name string) int {
 	return kindOther
 }
 
-// VerificationCall returns the tool call that runs command: exec with an
+// verificationCall returns the tool call that runs command: exec with an
 // argv when the command is plain words, shell when it needs a shell
 // (pipes, quoting, variables). The two never fall back to each other.
-func VerificationCall(command string) (string, json.RawMessage) {
+func verificationCall(command string) (string, json.RawMessage) {
 	if strings.ContainsAny(command, "|&;<>$`\"'*?()~#") {
 		b, _ := json.Marshal(map[string]any{"script": command})
 		return "shell", b
@@ -57,7 +57,7 @@ func execCommand(args json.RawMessage) string {
 
 // execResult returns a command's exit code and combined output; a failed
 // call counts as exit code -1.
-func execResult(out ToolOutcome) (int, string) {
+func execResult(out toolOutcome) (int, string) {
 	if !out.OK {
 		msg := ""
 		if out.Error != nil {
@@ -91,7 +91,7 @@ func editPath(args json.RawMessage) string {
 // capTimeout bounds a command's timeout_seconds by the configured shell
 // timeout (setting it when the model gave none). Other calls pass as they
 // are.
-func capTimeout(call ToolCall, limit time.Duration) json.RawMessage {
+func capTimeout(call toolCall, limit time.Duration) json.RawMessage {
 	if limit <= 0 || toolKind(call.Name) != kindExec {
 		return call.Args
 	}

@@ -7,11 +7,11 @@ import (
 )
 
 func TestVerificationCallNeverNeedsAShellForPlainCommands(t *testing.T) {
-	name, args := VerificationCall("cargo test --quiet")
+	name, args := verificationCall("cargo test --quiet")
 	if name != "exec" || string(args) != `{"argv":["cargo","test","--quiet"]}` {
 		t.Fatalf("plain command: %s %s", name, args)
 	}
-	name, args = VerificationCall("go test ./... | tee log")
+	name, args = verificationCall("go test ./... | tee log")
 	if name != "shell" || execCommand(args) != "go test ./... | tee log" {
 		t.Fatalf("shell command: %s %s", name, args)
 	}
@@ -21,20 +21,20 @@ func TestVerificationCallNeverNeedsAShellForPlainCommands(t *testing.T) {
 }
 
 func TestExecResultReadsExitCodeAndOutput(t *testing.T) {
-	code, out := execResult(ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101,"stdout":"a","stderr":"b"}`)})
+	code, out := execResult(toolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101,"stdout":"a","stderr":"b"}`)})
 	if code != 101 || out != "ab" {
 		t.Fatalf("got %d %q", code, out)
 	}
-	if code, _ := execResult(ToolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":null,"signal":"SIGKILL"}`)}); code != -1 {
+	if code, _ := execResult(toolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":null,"signal":"SIGKILL"}`)}); code != -1 {
 		t.Fatal("a signalled command must not count as passing")
 	}
-	if code, _ := execResult(ToolOutcome{OK: false}); code != -1 {
+	if code, _ := execResult(toolOutcome{OK: false}); code != -1 {
 		t.Fatal("a failed call must not count as a passing run")
 	}
 }
 
 func TestCommandTimeoutIsCappedByTheShellTimeout(t *testing.T) {
-	c := func(args string) ToolCall { return ToolCall{Name: "exec", Args: json.RawMessage(args)} }
+	c := func(args string) toolCall { return toolCall{Name: "exec", Args: json.RawMessage(args)} }
 	cases := map[string]string{
 		`{"argv":["make"]}`:                       `{"argv":["make"],"timeout_seconds":60}`,
 		`{"argv":["make"],"timeout_seconds":600}`: `{"argv":["make"],"timeout_seconds":60}`,
@@ -45,7 +45,7 @@ func TestCommandTimeoutIsCappedByTheShellTimeout(t *testing.T) {
 			t.Errorf("%s → %s, want %s", in, got, want)
 		}
 	}
-	view := ToolCall{Name: "view", Args: json.RawMessage(`{"path":"a"}`)}
+	view := toolCall{Name: "view", Args: json.RawMessage(`{"path":"a"}`)}
 	if string(capTimeout(view, time.Minute)) != `{"path":"a"}` {
 		t.Error("a file tool's arguments were changed")
 	}

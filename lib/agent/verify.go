@@ -21,11 +21,6 @@ const (
 	VerifyWaived        = "waived"
 )
 
-// EvVerificationWaived records that the user explicitly waived the
-// verification contract for a task (--no-verify, or no_verify on the
-// port): the only way a task without a verification command completes.
-const EvVerificationWaived = "verification.waived"
-
 // ReasonVerificationNotConfigured is the failure reason of a task that has
 // neither a verification command nor a recorded waiver.
 const ReasonVerificationNotConfigured = "verification_not_configured"

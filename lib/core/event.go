@@ -29,7 +29,10 @@ type Event struct {
 	Data      json.RawMessage `json:"data,omitempty"`
 }
 
-// Event types with a fixed meaning across binaries.
+// Durable event types: every type a binary commits to the store is named
+// here, once, so that readers (replay, diag, the port, the TUI) and
+// writers cannot drift apart. A test rejects an event type spelled as a
+// literal or declared outside this list.
 const (
 	EvSessionCreated      = "session.created"
 	EvTaskCreated         = "task.created"
@@ -58,7 +61,61 @@ const (
 	EvYolo                = "yolo"
 	EvIntervention        = "intervention"
 	EvRecovery            = "recovery"
+	// EvConfigSnapshot records the effective configuration of an attempt.
+	EvConfigSnapshot = "config.snapshot"
+	// EvPromptReceipt records the initial context of an attempt.
+	EvPromptReceipt = "context.receipt"
+	// EvWorkspaceState records the branch and revision an attempt started
+	// at; resume checks them before continuing.
+	EvWorkspaceState = "workspace.state"
+	// EvAttemptResumed records what an earlier attempt left when a task
+	// resumes (its turns, tokens and unknown operations).
+	EvAttemptResumed = "attempt.resumed"
+	// EvResumeRevalidation lists, when a task resumes, the files an earlier
+	// attempt viewed or wrote whose content changed since: the new attempt
+	// must view them again before editing (the tools' expect_version check
+	// refuses the old versions).
+	EvResumeRevalidation = "resume.revalidation"
+	// EvCommandResult records a test or build command's exit and failure
+	// fingerprint, the evidence loop detection and verification read.
+	EvCommandResult = "command.result"
+	// EvLoopDetected records a repeated edit-test cycle with the same
+	// failure.
+	EvLoopDetected = "loop.detected"
+	// EvOperationStopping records processes that survived a graceful stop.
+	EvOperationStopping = "operation.stopping"
+	// EvVerificationWaived records that the user explicitly waived the
+	// verification contract for a task (--no-verify, or no_verify on the
+	// port): the only way a task without a verification command completes.
+	EvVerificationWaived = "verification.waived"
+	// EvDiffSummary records a task's diff summary (pre-existing versus task
+	// changes, as in the result's "diff") when the task ends, so the port's
+	// diff query answers for any finished task, whichever process ran it.
+	EvDiffSummary = "diff.summary"
 )
+
+// EventTypes lists every durable event type, in the order above.
+var EventTypes = []string{
+	EvSessionCreated, EvTaskCreated, EvTaskState, EvAttemptStarted, EvAttemptEnded,
+	EvOperationRequested, EvOperationDecision, EvOperationIntent, EvOperationDispatched,
+	EvOperationResult, EvOperationUnknown, EvPermissionRequested, EvPermissionResolved,
+	EvGrantIssued, EvGrantConsumed, EvGrantExpired, EvGrantRevoked,
+	EvProviderRequest, EvProviderResponse, EvMessage, EvVerification, EvCompaction,
+	EvBudget, EvObservation, EvYolo, EvIntervention, EvRecovery,
+	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
+	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
+	EvVerificationWaived, EvDiffSummary,
+}
+
+// IsEventType reports whether typ is a durable event type of the list.
+func IsEventType(typ string) bool {
+	for _, t := range EventTypes {
+		if t == typ {
+			return true
+		}
+	}
+	return false
+}
 
 // LivePrefix marks non-durable updates (token deltas, progress). A live
 // record never claims an outcome.

@@ -18,9 +18,6 @@ const (
 	CaptureOmitted   = "omitted"
 )
 
-// EvConfigSnapshot records the effective configuration of an attempt.
-const EvConfigSnapshot = "config.snapshot"
-
 // Message is one conversation message of a session. Large content lives
 // in an artifact (Artifact = its sha256).
 type Message struct {
@@ -89,7 +86,7 @@ func (tx *Tx) SaveConfigSnapshot(c *ConfigSnapshot) (core.Event, error) {
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store config snapshot", "session", c.SessionID)
 	}
-	return tx.event(core.Event{Type: EvConfigSnapshot, Session: c.SessionID, Attempt: c.AttemptID},
+	return tx.event(core.Event{Type: core.EvConfigSnapshot, Session: c.SessionID, Attempt: c.AttemptID},
 		map[string]any{"snapshot": c.ID, "fingerprint": c.Fingerprint})
 }
 

@@ -8,7 +8,6 @@ _fluzo_agent() {
       "/run") p="/run" ;;
       "/resume") p="/resume" ;;
       "/serve") p="/serve" ;;
-      "/demo") p="/demo" ;;
       "/debug") p="/debug" ;;
       "/debug/prompt") p="/debug/prompt" ;;
       "/status") p="/status" ;;
@@ -18,11 +17,10 @@ _fluzo_agent() {
   done
   local words=""
   case "$p" in
-    "") words="run resume serve demo debug status cancel kill --help" ;;
+    "") words="run resume serve debug status cancel kill --help" ;;
     "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/serve") words="--workspace -C --config --set --help" ;;
-    "/demo") words="--headless --dir --json --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/status") words="--workspace -C --help" ;;

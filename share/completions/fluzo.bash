@@ -7,8 +7,8 @@ _fluzo() {
     case "$p/$w" in
       "/version") p="/version" ;;
       "/help") p="/help" ;;
-      "/run") p="/run" ;;
       "/demo") p="/demo" ;;
+      "/run") p="/run" ;;
       "/init") p="/init" ;;
       "/history") p="/history" ;;
       "/events") p="/events" ;;
@@ -18,11 +18,11 @@ _fluzo() {
   done
   local words=""
   case "$p" in
-    "") words="version help run demo init history events replay telemetry --help" ;;
+    "") words="version help demo run init history events replay telemetry --help" ;;
     "/version") words="--help" ;;
     "/help") words="--help" ;;
+    "/demo") words="--headless --dir --json --help" ;;
     "/run") words="--help" ;;
-    "/demo") words="--help" ;;
     "/init") words="--help" ;;
     "/history") words="--help" ;;
     "/events") words="--help" ;;

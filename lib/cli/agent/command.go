@@ -1,5 +1,5 @@
 // Package agent is the fluzo-agent command tree: the runtime owner of a
-// workspace, headless (run, demo) or as a JSONL port (serve), and the
+// workspace, headless (run, resume) or as a JSONL port (serve), and the
 // control commands that reach a running owner from another terminal.
 package agent
 
@@ -28,7 +28,7 @@ through its private control socket.`,
 
 // commands lists the subcommands; each lives in its own file.
 func commands() []*cli.Command {
-	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), demoCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
 }
 
 // Main runs fluzo-agent.

@@ -8,6 +8,7 @@ import (
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/urfave/cli/v3"
 )
@@ -54,7 +55,7 @@ func statusCommand() *cli.Command {
 		Usage: "show what the owner running in this workspace is doing",
 		Flags: []cli.Flag{workspaceFlag()},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			return control(ctx, c, map[string]any{"cmd": "status"})
+			return sendControl(ctx, c, map[string]any{"cmd": "status"})
 		},
 	}
 }
@@ -69,7 +70,7 @@ func cancelCommand() *cli.Command {
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "cancel needs exactly one TASK id")
 			}
-			return control(ctx, c, map[string]any{"cmd": "cancel", "task": c.Args().First()})
+			return sendControl(ctx, c, map[string]any{"cmd": "cancel", "task": c.Args().First()})
 		},
 	}
 }
@@ -88,19 +89,19 @@ func killCommand() *cli.Command {
 				return core.Errorf(core.CodeConfirmationRequired, "force stop kills the task's processes without waiting for them").
 					WithHint("run 'fluzo-agent kill %s --yes' to confirm, or 'fluzo-agent cancel %s' to stop gracefully", c.Args().First(), c.Args().First())
 			}
-			return control(ctx, c, map[string]any{"cmd": "force_stop", "task": c.Args().First(), "yes": true})
+			return sendControl(ctx, c, map[string]any{"cmd": "force_stop", "task": c.Args().First(), "yes": true})
 		},
 	}
 }
 
-// control sends one command to the running owner and prints its answer;
+// sendControl sends one command to the running owner and prints its answer;
 // a typed error answer exits with its code.
-func control(ctx context.Context, c *cli.Command, cmd map[string]any) error {
+func sendControl(ctx context.Context, c *cli.Command, cmd map[string]any) error {
 	root, err := workspaceRoot(ctx, c)
 	if err != nil {
 		return err
 	}
-	ans, err := lagent.DialControl(ctx, root, cmd)
+	ans, err := control.Dial(ctx, root, cmd)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import "github.com/josecorral/fluzo/lib/cli/clidoc"
 // ManSections adds fluzo-agent's man page sections.
 func ManSections() []clidoc.Section {
 	return []clidoc.Section{
-		{Title: "Result record", Body: `run, resume and demo always end with one JSON line:
+		{Title: "Result record", Body: `run and resume always end with one JSON line (so does "fluzo demo", which runs "fluzo-agent run"):
 
   {"v":1,"type":"result","status":"completed","reason":"","session":"ses_...",
    "task":"tsk_...","attempt":"att_...","trace":"...","turns":5,"tool_calls":4,
@@ -60,7 +60,7 @@ XDG_RUNTIME_DIR locates control sockets.`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
 <workspace>/.fluzodrive/ - the store, artifacts and owner lock.
 ${XDG_RUNTIME_DIR}/fluzo/ - control sockets.`},
-		{Title: "Examples", Body: `Fix the bundled Rust fixture against the built-in simulator:
+		{Title: "Examples", Body: `Fix the bundled Rust fixture against fluzo-sim (fluzo demo runs fluzo-agent run):
 
   fluzo demo --headless
 

@@ -29,7 +29,6 @@ type shortcut struct {
 
 var shortcuts = []shortcut{
 	{"run", "fluzo-agent", []string{"run"}, "run a task headless in this workspace (fluzo-agent run)"},
-	{"demo", "fluzo-agent", []string{"demo"}, "run the bundled demo against the simulator (fluzo-agent demo)"},
 	{"init", "fluzo-admit", []string{"config", "init"}, "write a commented .fluzo with every setting (fluzo-admit config init)"},
 	{"history", "fluzo-store", []string{"history"}, "list or purge stored sessions (fluzo-store history)"},
 	{"events", "fluzo-store", []string{"events"}, "stream stored events as JSONL (fluzo-store events)"},
@@ -62,6 +61,7 @@ diagnostics, telemetry), fluzo-tui (terminal UI), fluzo-sim (model simulator).`,
 				return nil
 			}},
 			{Name: "help", Usage: "show this help, or the help of a command", ArgsUsage: "[command]", Action: help},
+			demoCommand(),
 		},
 	}
 	for _, s := range shortcuts {
@@ -84,6 +84,9 @@ func help(ctx context.Context, c *cli.Command) error {
 		return cli.ShowAppHelp(c.Root())
 	}
 	name := c.Args().First()
+	if name == "demo" {
+		return cli.ShowCommandHelp(ctx, c.Root(), name)
+	}
 	for _, s := range shortcuts {
 		if s.verb == name {
 			return execSibling(ctx, c, s.binary, append(append([]string{}, s.prefix...), "--help"))
@@ -126,12 +129,21 @@ func findSibling(name string) (string, error) {
 	return exec.LookPath(name)
 }
 
-func execSibling(ctx context.Context, c *cli.Command, name string, args []string) error {
+// sibling is findSibling with the error a user sees.
+func sibling(name string) (string, error) {
 	path, err := findSibling(name)
 	if err != nil {
 		sub := strings.TrimPrefix(name, "fluzo-")
-		return core.Errorf(core.CodeUsage, "%q is not a fluzo command: no %s beside fluzo or on PATH", sub, name).
+		return "", core.Errorf(core.CodeUsage, "%q is not a fluzo command: no %s beside fluzo or on PATH", sub, name).
 			WithHint("available: %s", strings.Join(available(), ", "))
+	}
+	return path, nil
+}
+
+func execSibling(ctx context.Context, c *cli.Command, name string, args []string) error {
+	path, err := sibling(name)
+	if err != nil {
+		return err
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Args[0] = name

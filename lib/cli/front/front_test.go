@@ -34,20 +34,7 @@ func TestSiblingBesideTheExecutableWinsOverPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fluzo := filepath.Join(install, "fluzo")
-	in, err := os.Open(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.OpenFile(fluzo, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	in.Close()
-	out.Close()
+	fluzo := installSelf(t, self, install)
 	script(t, filepath.Join(install, "fluzo-hello"), `echo "sibling $*"; exit 5`)
 	script(t, filepath.Join(other, "fluzo-hello"), `echo "from PATH"`)
 	script(t, filepath.Join(other, "fluzo-only"), `echo "only on PATH"`)
@@ -68,5 +55,50 @@ func TestSiblingBesideTheExecutableWinsOverPath(t *testing.T) {
 	}
 	if got, code := run("only"); got != "only on PATH" || code != 0 {
 		t.Fatalf("fluzo only = %q (exit %d), want the PATH fallback", got, code)
+	}
+}
+
+// installSelf copies the test binary into dir as fluzo.
+func installSelf(t *testing.T, self, dir string) string {
+	t.Helper()
+	fluzo := filepath.Join(dir, "fluzo")
+	in, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(fluzo, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return fluzo
+}
+
+// fluzo demo needs its two children; without them it says so before it
+// creates anything.
+func TestDemoWithoutTheSimulatorStopsBeforeCreatingAnything(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	install := t.TempDir()
+	fluzo := installSelf(t, self, install)
+	script(t, filepath.Join(install, "fluzo-agent"), `echo "must not run"; exit 9`)
+	dir := filepath.Join(t.TempDir(), "demo")
+	cmd := exec.Command(fluzo, "demo", "--headless", "--dir", dir)
+	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 3 || !strings.Contains(string(out), "fluzo-sim") || strings.Contains(string(out), "must not run") {
+		t.Fatalf("fluzo demo without fluzo-sim: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the demo directory was created: %v", err)
 	}
 }

@@ -40,12 +40,14 @@ const (
 // card is a tool card before layout.
 type card struct {
 	status  status
-	label   string      // state in words when the icon alone would not say it
-	tool    string      // title: the tool
-	subject string      // title: what it acted on, one line, sanitized
-	meta    []string    // title: short facts (counts, exit code, duration)
-	details []text.Line // muted rows under the title (cwd, timeout)
-	body    []text.Line // the content, one logical line each
+	label   string // state in words when the icon alone would not say it
+	tool    string // title: the tool
+	subject string // title: what it acted on, one line, sanitized
+	// subjectCut marks a subject that is only the first line (a script).
+	subjectCut bool
+	meta       []string    // title: short facts (counts, exit code, duration)
+	details    []text.Line // muted rows under the title (cwd, timeout)
+	body       []text.Line // the content, one logical line each
 	// notices are failures and truncation: always shown, never collapsed.
 	notices []text.Line
 }

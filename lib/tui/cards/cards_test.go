@@ -110,7 +110,7 @@ func TestCollapseAndExpand(t *testing.T) {
 	if len(expanded) != 1+14 || strings.Contains(rowsText(expanded), "more lines") {
 		t.Errorf("expanded card:\n%s", rowsText(expanded))
 	}
-	if ascii := rowsText(Render(op, Options{Width: 60, ASCII: true})); !strings.Contains(ascii, "  ... 4 more lines · Space to expand") || !strings.HasPrefix(ascii, "[v] view") {
+	if ascii := rowsText(Render(op, Options{Width: 60, ASCII: true})); !strings.Contains(ascii, "  ... 4 more lines - Space to expand") || !strings.HasPrefix(ascii, "[v] view") {
 		t.Errorf("ascii card:\n%s", ascii)
 	}
 }
@@ -122,7 +122,7 @@ func TestFailuresAndTruncationSurviveCollapse(t *testing.T) {
 		"exec-failed":     {"exit 101", "failure: cargo test: regression FAILED"},
 		"exec-truncated":  {"stdout truncated: 588895 bytes written"},
 		"exec-timeout":    {"timed out after 120s", "could not be confirmed stopped"},
-		"view-truncated":  {"truncated: lines 1–3 of 5000 shown; more from offset 4"},
+		"view-truncated":  {"truncated: lines 1-3 of 5000 shown; more from offset 4"},
 		"glob-truncated":  {"results truncated: more than 12 matches"},
 		"edit-failed":     {"old_string_not_found: old_string does not occur", "hint: view the file again"},
 		"exec-denied":     {"denied by policy (rule deny:exec:rm): removing files"},
@@ -297,5 +297,30 @@ func TestCollapseBoundary(t *testing.T) {
 	}
 	if got := rowsText(Render(view(11), Options{Width: 50})); !strings.HasSuffix(got, "  … 1 more line · Space to expand\n") || strings.Count(got, "\n") != 12 {
 		t.Errorf("eleven rows must collapse to ten and a marker:\n%s", got)
+	}
+}
+
+// ASCII mode draws no non-ASCII glyph of its own: for fixtures whose data
+// is ASCII, every cell is.
+func TestASCIIModeIsASCII(t *testing.T) {
+	checked := 0
+	for _, f := range fixtures {
+		data := string(f.op.Args) + string(f.op.Result) + f.op.Tool + f.op.Rule + f.op.Reason
+		if f.op.Command != nil {
+			data += f.op.Command.Failure + f.op.Command.OutputTail
+		}
+		if strings.Contains(data, `\u`) || strings.IndexFunc(data, func(r rune) bool { return r > 0x7e }) >= 0 {
+			continue
+		}
+		checked++
+		for _, expanded := range []bool{false, true} {
+			all := rowsText(Render(f.op, Options{Width: 40, ASCII: true, Expanded: expanded}))
+			if i := strings.IndexFunc(all, func(r rune) bool { return r > 0x7e }); i >= 0 {
+				t.Errorf("%s: ASCII card holds %q:\n%s", f.name, []rune(all[i:])[0], all)
+			}
+		}
+	}
+	if checked < 15 {
+		t.Fatalf("only %d ASCII fixtures checked", checked)
 	}
 }

@@ -22,7 +22,7 @@ func ExampleRender() {
 	show(cards.Render(op, cards.Options{Width: 50, ASCII: true}))
 	// Output:
 	// ● exec cargo test · waiting for approval
-	// [x] exec cargo test · exit 101 · 2.3s
+	// [x] exec cargo test - exit 101 - 2.3s
 	//   test regression ... FAILED
 	//   exit 101
 }

@@ -32,13 +32,13 @@ func viewCard(c *card, op Op) error {
 	case r.LinesShown == 0:
 		c.meta = append(c.meta, "no lines")
 	case r.Truncated || r.FirstLine > 1:
-		c.meta = append(c.meta, "lines "+strconv.Itoa(r.FirstLine)+"–"+strconv.Itoa(last)+" of "+strconv.Itoa(r.TotalLines))
+		c.meta = append(c.meta, "lines "+strconv.Itoa(r.FirstLine)+"-"+strconv.Itoa(last)+" of "+strconv.Itoa(r.TotalLines))
 	default:
 		c.meta = append(c.meta, plural(r.TotalLines, "line", "lines"))
 	}
 	c.body = plainRows(safeLines(r.Content), theme.Panel)
 	if r.Truncated {
-		note := "truncated: lines " + strconv.Itoa(r.FirstLine) + "–" + strconv.Itoa(last) + " of " + strconv.Itoa(r.TotalLines) + " shown"
+		note := "truncated: lines " + strconv.Itoa(r.FirstLine) + "-" + strconv.Itoa(last) + " of " + strconv.Itoa(r.TotalLines) + " shown"
 		if r.NextOffset > 0 {
 			note += "; more from offset " + strconv.Itoa(r.NextOffset)
 		}

@@ -35,7 +35,7 @@ func layout(c card, o Options) []text.Line {
 	case !o.Expanded && len(rows) > CollapsedRows:
 		more := len(rows) - CollapsedRows
 		out = appendPanel(out, rows[:CollapsedRows], o.Width, inner < o.Width)
-		out = append(out, marker(g.ellipsis+" "+plural(more, "more line", "more lines")+" · Space to expand", o, g))
+		out = append(out, marker(g.ellipsis+" "+plural(more, "more line", "more lines")+g.sep+"Space to expand", o, g))
 	case o.Expanded && len(rows) > 2*ExpandedEdge+1:
 		omitted := len(rows) - 2*ExpandedEdge
 		out = appendPanel(out, rows[:ExpandedEdge], o.Width, inner < o.Width)
@@ -64,13 +64,16 @@ func titleRow(c card, o Options, g glyphs) text.Line {
 	l := text.Line{{Text: icon, Token: tok}, {Text: c.tool, Token: theme.ToolTitle}}
 	if c.subject != "" {
 		l = append(l, text.Span{Text: " " + c.subject})
+		if c.subjectCut {
+			l = append(l, text.Span{Text: " " + g.ellipsis})
+		}
 	}
 	meta := c.meta
 	if c.label != "" {
 		meta = append([]string{c.label}, meta...)
 	}
 	if len(meta) > 0 {
-		l = append(l, text.Span{Text: " · " + strings.Join(meta, " · "), Token: theme.Muted})
+		l = append(l, text.Span{Text: g.sep + strings.Join(meta, g.sep), Token: theme.Muted})
 	}
 	return text.TruncateLine(l, o.Width, g.ellipsis)
 }
@@ -117,13 +120,14 @@ func prefixed(p string, tok theme.Token, l text.Line, margin bool) text.Line {
 type glyphs struct {
 	running, ok, failed, unknown string
 	ellipsis                     string
+	sep                          string // between the title's facts
 }
 
 func glyphsFor(ascii bool) glyphs {
 	if ascii {
-		return glyphs{running: "[.] ", ok: "[v] ", failed: "[x] ", unknown: "[?] ", ellipsis: text.ASCIIEllipsis}
+		return glyphs{running: "[.] ", ok: "[v] ", failed: "[x] ", unknown: "[?] ", ellipsis: text.ASCIIEllipsis, sep: " - "}
 	}
-	return glyphs{running: "● ", ok: "✓ ", failed: "× ", unknown: "? ", ellipsis: text.Ellipsis}
+	return glyphs{running: "● ", ok: "✓ ", failed: "× ", unknown: "? ", ellipsis: text.Ellipsis, sep: " · "}
 }
 
 // icon: running muted, waiting in the warning colour, success (never

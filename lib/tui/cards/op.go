@@ -137,7 +137,7 @@ func (o *Op) ApplyEvent(typ string, data json.RawMessage) error {
 		}
 	case core.EvPermissionResolved:
 		o.Waiting = false
-	case "command.result":
+	case core.EvCommandResult:
 		var d CommandEvidence
 		if err := decode(typ+" data", data, &d); err != nil {
 			return err

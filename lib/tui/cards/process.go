@@ -56,7 +56,7 @@ func shellSubject(c *card, script string) {
 	}
 	c.subject = lines[0]
 	if len(lines) > 1 {
-		c.subject += " " + text.Ellipsis
+		c.subjectCut = true
 		c.meta = append(c.meta, plural(len(lines), "script line", "script lines"))
 		for i, l := range lines {
 			lead := "  "

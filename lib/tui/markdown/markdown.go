@@ -48,6 +48,11 @@ type Result struct {
 // Render renders src at width cells. To re-render a message that grows
 // (streamed deltas), keep a Renderer instead: it reuses the unchanged
 // blocks.
+//
+// src is the message as the model wrote it, raw: Render sanitizes every
+// piece itself. Text already passed through termsafe would be escaped a
+// second time ("\x1b" shown as "\x5cx1b"), so keep the raw text for
+// rendering and sanitize only what is copied or printed elsewhere.
 func Render(src string, width int, opts Options) Result {
 	r := Renderer{Options: opts}
 	return r.Render(src, width)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
@@ -248,5 +249,34 @@ func TestHighlightCacheIsBounded(t *testing.T) {
 	defer hlCache.Unlock()
 	if hlCache.bytes > highlightCacheBytes || len(hlCache.byKey) != hlCache.order.Len() {
 		t.Errorf("cache holds %d bytes in %d entries (%d in order)", hlCache.bytes, len(hlCache.byKey), hlCache.order.Len())
+	}
+}
+
+// Render is given raw text and escapes exactly once.
+func TestRawInputEscapedOnce(t *testing.T) {
+	got := text.DumpText(Render("a\x1b[31m b\u202ec", 40, Options{}).Lines)
+	if got != `a\x1b[31m b\u202ec`+"\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Cached rows hold their own text, not the message string they were cut
+// from: a streamed message must not keep every earlier version alive.
+func TestCachedRowsDoNotPinTheMessage(t *testing.T) {
+	var r Renderer
+	msg := strings.Repeat("word ", 200) + "\n\n" + "tail"
+	res := r.Render(msg, 40)
+	start := uintptr(unsafe.Pointer(unsafe.StringData(msg)))
+	end := start + uintptr(len(msg))
+	for i, l := range res.Lines {
+		for _, sp := range l {
+			if sp.Text == "" {
+				continue
+			}
+			p := uintptr(unsafe.Pointer(unsafe.StringData(sp.Text)))
+			if p >= start && p < end {
+				t.Fatalf("row %d span %q points into the message string", i, sp.Text)
+			}
+		}
 	}
 }

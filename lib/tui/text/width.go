@@ -3,6 +3,7 @@ package text
 import (
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 )
@@ -44,8 +45,16 @@ func AmbiguousWide() bool { return uniseg.EastAsianAmbiguousWidth == 2 }
 // Width is the one cell-width function of the TUI: the number of terminal
 // cells s occupies when drawn from column 0 through this package. Grapheme
 // clusters are measured by rivo/uniseg (the library tcell draws with); a
-// tab advances to the next TabWidth stop; a control character counts as
-// the one-cell Replacement it is drawn as.
+// tab advances to the next TabWidth stop; a control character or invalid
+// UTF-8 counts as the one-cell Replacement it is drawn as.
+//
+// Under RUNEWIDTH_EASTASIAN=1 (see AmbiguousWide) every East-Asian
+// Ambiguous glyph measures two cells — Width("…") is 2, and so are the
+// reference's •, │, ●, ×, ─ and the half blocks — exactly as tcell then
+// draws them. Wrap and Truncate count them so and a one-cell column
+// shows such a glyph as Replacement; views must measure their glyphs with
+// Width rather than assume one cell. CJK is two cells and combining marks
+// and ZWJ sequences join their cluster in either mode.
 func Width(s string) int {
 	if isPlainASCII(s) {
 		return len(s)
@@ -102,28 +111,23 @@ func isPlainASCII(s string) bool {
 	return true
 }
 
-// isControl reports whether a cluster is a C0/C1 control or DEL other than
-// a tab or newline, which the wrapper handles itself. A terminal would act
-// on it instead of drawing it, so it is never passed through.
+// isControl reports whether a cluster cannot be drawn as it is: a C0/C1
+// control or DEL other than a tab or newline (which the wrapper handles
+// itself), or a byte that is not UTF-8. A terminal would act on the first
+// and mangle the second, so neither is ever passed through.
 func isControl(cluster string) bool {
 	if cluster == "\t" || cluster == "\n" {
 		return false
 	}
-	r := firstRune(cluster)
-	return r < 0x20 || (r >= 0x7f && r < 0xa0)
-}
-
-func firstRune(s string) rune {
-	for _, r := range s {
-		return r
-	}
-	return 0
+	r, _ := utf8.DecodeRuneInString(cluster)
+	return r < 0x20 || (r >= 0x7f && r < 0xa0) || !utf8.ValidString(cluster)
 }
 
 // hasSpecial reports whether s holds a byte that needs normalizing before
-// wrapping: a tab, or a control (C0, DEL, or a C1 in its UTF-8 form
-// 0xC2 0x80–0x9F). Newlines are structure, not special.
+// wrapping: a tab, a control (C0, DEL, or a C1 in its UTF-8 form
+// 0xC2 0x80–0x9F) or invalid UTF-8. Newlines are structure, not special.
 func hasSpecial(s string) bool {
+	high := false
 	for i := 0; i < len(s); i++ {
 		b := s[i]
 		switch {
@@ -132,7 +136,9 @@ func hasSpecial(s string) bool {
 			return true
 		case b == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0:
 			return true
+		case b >= 0x80:
+			high = true
 		}
 	}
-	return false
+	return high && !utf8.ValidString(s)
 }

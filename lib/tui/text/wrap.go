@@ -1,6 +1,7 @@
 package text
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/rivo/uniseg"
@@ -84,7 +85,7 @@ func (w *wrapper) run(l Line) {
 		}
 		end += pos
 		w.segment(pos, end)
-		w.emit(w.lineStart, end, false)
+		w.emit(w.lineStart, end, w.lineW > w.width)
 		w.lineStart, w.lineW = end+1, 0
 		pos = end + 1
 	}
@@ -193,40 +194,62 @@ func breaksInsideWord(r rune) bool {
 // starting a new line first when it does not fit. Trailing spaces may hang
 // past the edge; they are dropped when the line is emitted.
 func (w *wrapper) place(pos int, seg string) {
-	seg = strings.TrimSuffix(seg, "\n")
 	word := strings.TrimRight(seg, " ")
-	ww := Width(word)
+	ww := w.rangeWidth(pos, pos+len(word))
 	if w.lineW+ww > w.width && pos > w.lineStart {
 		w.emit(w.lineStart, pos, true)
 		w.lineStart, w.lineW = pos, 0
 	}
 	if ww > w.width {
-		w.hardBreak(pos, word)
+		w.hardBreak(pos, pos+len(word))
 	}
-	w.lineW += Width(seg[len(word):]) + ww - w.brokenW
+	w.lineW += len(seg) - len(word) + ww - w.brokenW
 	w.brokenW = 0
 }
 
-// hardBreak splits a word wider than the line between grapheme clusters,
-// emitting every full line and leaving the remainder as the current line
-// (brokenW is the width already emitted, which place subtracts).
-func (w *wrapper) hardBreak(pos int, word string) {
-	col, state := 0, -1
-	emitted := 0
-	for rest, at := word, pos; len(rest) > 0; {
-		var cluster string
-		var cw int
-		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		if col+cw > w.width && at > w.lineStart {
-			w.emit(w.lineStart, at, false)
-			w.lineStart = at
-			emitted += col
-			col = 0
+// hardBreak splits text[a:b], a word wider than the line, between grapheme
+// clusters, emitting every full line and leaving the remainder as the
+// current line (brokenW is the width already emitted, which place
+// subtracts).
+func (w *wrapper) hardBreak(a, b int) {
+	col, emitted := 0, 0
+	for i := w.spanAt(a); i < len(w.spans) && w.starts[i] < b; i++ {
+		lo, hi := max(a, w.starts[i]), min(b, w.starts[i]+len(w.spans[i].Text))
+		state := -1
+		for at := lo; at < hi; {
+			var cluster string
+			var cw int
+			cluster, _, cw, state = uniseg.FirstGraphemeClusterInString(w.text[at:hi], state)
+			if col+cw > w.width && at > w.lineStart {
+				w.emit(w.lineStart, at, false)
+				w.lineStart = at
+				emitted += col
+				col = 0
+			}
+			col += cw
+			at += len(cluster)
 		}
-		col += cw
-		at += len(cluster)
 	}
 	w.brokenW = emitted
+}
+
+// rangeWidth is the width of text[a:b] as it is drawn: span by span, so a
+// cluster never joins across a span boundary (bytes that would combine
+// with the next span's are measured, and drawn, on their own).
+func (w *wrapper) rangeWidth(a, b int) int {
+	n := 0
+	for i := w.spanAt(a); i < len(w.spans) && w.starts[i] < b; i++ {
+		lo, hi := max(a, w.starts[i]), min(b, w.starts[i]+len(w.spans[i].Text))
+		if lo < hi {
+			n += Width(w.text[lo:hi])
+		}
+	}
+	return n
+}
+
+// spanAt is the index of the span holding byte offset a.
+func (w *wrapper) spanAt(a int) int {
+	return sort.Search(len(w.spans), func(i int) bool { return w.starts[i]+len(w.spans[i].Text) > a })
 }
 
 // join concatenates the spans' text (no copy for a single span).

@@ -155,3 +155,27 @@ func FuzzWrap(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWrapAnything: whatever the text (controls, tabs, invalid UTF-8,
+// newlines) and the width, every row fits and holds no tab or control.
+func FuzzWrapAnything(f *testing.F) {
+	f.Add("a\tb\x1b[31m日本\n\u0301x", 1)
+	f.Add("\xff\xfe\t\t  -42 ( x", 3)
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if width > 300 || width < -5 {
+			return
+		}
+		for _, wrap := range []func(Line, int) []Line{Wrap, HardWrap} {
+			for _, l := range wrap(Line{{Text: s}, {Text: s, Attr: Bold}}, width) {
+				if w := LineWidth(l); w > max(width, 1) {
+					t.Fatalf("row %q is %d wide, limit %d", plain([]Line{l}), w, width)
+				}
+				for _, sp := range l {
+					if hasSpecial(sp.Text) || strings.IndexByte(sp.Text, '\n') >= 0 {
+						t.Fatalf("row holds a control: %q", sp.Text)
+					}
+				}
+			}
+		}
+	})
+}

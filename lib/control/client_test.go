@@ -1,4 +1,4 @@
-package agent
+package control
 
 import (
 	"bufio"
@@ -77,7 +77,7 @@ func TestDialRefusesAnotherUsersListener(t *testing.T) {
 	if !strings.HasPrefix(line, "listening") {
 		t.Fatalf("planted listener: %q", line)
 	}
-	ans, err := DialControl(context.Background(), root, map[string]any{"cmd": "status"})
+	ans, err := Dial(context.Background(), root, map[string]any{"cmd": "status"})
 	if core.CodeOf(err) != core.CodePermissionDenied || ans != nil {
 		t.Fatalf("a foreign listener was trusted: answer %s, err %v", ans, err)
 	}

@@ -1,4 +1,4 @@
-package agent
+package laya
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func (l *obsLog) count(pred func(Observation) bool) int {
 func TestObserverIsNeverAwaited(t *testing.T) {
 	gate := make(chan struct{})
 	log := &obsLog{}
-	o := &Observer{Ask: func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
+	o := &Observer{Ask: func(ctx context.Context, q Query) (json.RawMessage, error) {
 		<-gate
 		return json.RawMessage(`{"next_action":"continue"}`), nil
 	}, Record: log.add}
@@ -51,7 +51,7 @@ func TestObserverIsNeverAwaited(t *testing.T) {
 func TestObserverLimitsPausesAndSkips(t *testing.T) {
 	log := &obsLog{}
 	calls := 0
-	o := &Observer{Max: 4, Record: log.add, Ask: func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
+	o := &Observer{Max: 4, Record: log.add, Ask: func(ctx context.Context, q Query) (json.RawMessage, error) {
 		calls++
 		return json.RawMessage(`{}`), nil
 	}}
@@ -59,7 +59,7 @@ func TestObserverLimitsPausesAndSkips(t *testing.T) {
 		o.Observe("p", i, nil, "continue")
 		o.Wait()
 	}
-	if calls != 4 || log.count(func(o Observation) bool { return o.Skipped == ObservationSkipLimit }) != 2 {
+	if calls != 4 || log.count(func(o Observation) bool { return o.Skipped == SkipLimit }) != 2 {
 		t.Fatalf("limit: %d calls", calls)
 	}
 	o.NewTask()
@@ -70,7 +70,7 @@ func TestObserverLimitsPausesAndSkips(t *testing.T) {
 	}
 
 	log2 := &obsLog{}
-	failing := &Observer{Record: log2.add, Ask: func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
+	failing := &Observer{Record: log2.add, Ask: func(ctx context.Context, q Query) (json.RawMessage, error) {
 		return json.RawMessage(`not json`), nil
 	}}
 	for i := 0; i < 5; i++ {
@@ -78,24 +78,24 @@ func TestObserverLimitsPausesAndSkips(t *testing.T) {
 		failing.Wait()
 	}
 	failing.NewTask()
-	if !failing.Paused() || log2.count(func(o Observation) bool { return o.Failure != "" }) != 3 || log2.count(func(o Observation) bool { return o.Skipped == ObservationSkipPaused }) != 2 {
+	if !failing.Paused() || log2.count(func(o Observation) bool { return o.Failure != "" }) != 3 || log2.count(func(o Observation) bool { return o.Skipped == SkipPaused }) != 2 {
 		t.Fatalf("pause after 3 failures: %+v", log2.obs)
 	}
 
 	log3 := &obsLog{}
-	busy := &Observer{Record: log3.add, Admit: func() (func(), bool) { return nil, false }, Ask: func(context.Context, LayaQuery) (json.RawMessage, error) {
+	busy := &Observer{Record: log3.add, Admit: func() (func(), bool) { return nil, false }, Ask: func(context.Context, Query) (json.RawMessage, error) {
 		return nil, errors.New("must not be called")
 	}}
 	busy.Observe("p", 1, nil, "continue")
 	busy.Wait()
-	if log3.count(func(o Observation) bool { return o.Skipped == ObservationSkipCapacity }) != 1 {
+	if log3.count(func(o Observation) bool { return o.Skipped == SkipCapacity }) != 1 {
 		t.Fatal("no shadow slot did not skip")
 	}
 }
 
 func TestObserverTimeoutIsAFailure(t *testing.T) {
 	log := &obsLog{}
-	o := &Observer{Timeout: 1, Record: log.add, Ask: func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
+	o := &Observer{Timeout: 1, Record: log.add, Ask: func(ctx context.Context, q Query) (json.RawMessage, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}}

@@ -1,4 +1,4 @@
-package agent
+package control
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func TestControlSocketRefusesAnotherUser(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", base)
 	root := t.TempDir()
 	ran := false
-	srv, err := ListenControl(root, map[string]ControlHandler{
+	srv, err := Listen(root, map[string]Handler{
 		"status": func(ctx context.Context, raw []byte) (any, error) {
 			ran = true
 			return map[string]string{"state": "running"}, nil
@@ -46,7 +46,7 @@ func TestControlSocketRefusesAnotherUser(t *testing.T) {
 	if err := syscall.Seteuid(nobody); err != nil {
 		t.Fatal(err)
 	}
-	ans, err := DialControl(context.Background(), root, map[string]any{"cmd": "status"})
+	ans, err := Dial(context.Background(), root, map[string]any{"cmd": "status"})
 	if err := syscall.Seteuid(0); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestControlSocketRefusesAnotherUser(t *testing.T) {
 		t.Fatalf("another user's command was answered: %s (handler ran: %v)", ans, ran)
 	}
 	// The owner's own user is still served.
-	if ans, err := DialControl(context.Background(), root, map[string]any{"cmd": "status"}); err != nil || !ran {
+	if ans, err := Dial(context.Background(), root, map[string]any{"cmd": "status"}); err != nil || !ran {
 		t.Fatalf("owner refused: %s %v", ans, err)
 	}
 }
@@ -77,7 +77,7 @@ func TestControlSocketDirectoryMustBePrivate(t *testing.T) {
 	if err := os.Symlink(elsewhere, dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ListenControl(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
+	if _, err := Listen(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
 		t.Fatalf("a symlinked socket directory was accepted: %v", err)
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
@@ -88,11 +88,11 @@ func TestControlSocketDirectoryMustBePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(dir, 0o777)
-	if _, err := ListenControl(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
+	if _, err := Listen(root, nil); core.CodeOf(err) != core.CodePermissionDenied {
 		t.Fatalf("a world-writable socket directory was accepted: %v", err)
 	}
 	os.Chmod(dir, 0o700)
-	srv, err := ListenControl(root, nil)
+	srv, err := Listen(root, nil)
 	if err != nil {
 		t.Fatalf("a private directory was refused: %v", err)
 	}

@@ -8,20 +8,13 @@ import (
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/provider"
+	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/store"
 )
 
-// Decision points offered to the shadow observer, and the typed question
-// each asks.
-var decisionQuestions = map[string][]Question{
-	"task_start":    {{Type: QuestionClassification, Options: []string{"bugfix", "feature", "refactor", "question", "other"}}},
-	"loop_detected": {{Type: QuestionNextAction, Options: NextActions}},
-	"task_end":      {{Type: QuestionNextAction, Options: NextActions}},
-}
-
 // layaObserver builds the shadow observer when [decision] enabled is set,
 // or returns nil. Its answers are recorded and never read by the loop.
-func (w *Owner) layaObserver(refs func() Refs) (*Observer, error) {
+func (w *Owner) layaObserver(refs func() Refs) (*laya.Observer, error) {
 	if !w.Config.Bool("decision.enabled") {
 		return nil, nil
 	}
@@ -44,7 +37,7 @@ func (w *Owner) layaObserver(refs func() Refs) (*Observer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Observer{
+	return &laya.Observer{
 		Timeout:    w.Config.Seconds("decision.timeout_seconds"),
 		Max:        int(w.Config.Int("decision.max_observations_per_task")),
 		PauseAfter: int(w.Config.Int("decision.failure_pause_threshold")),
@@ -56,32 +49,13 @@ func (w *Owner) layaObserver(refs func() Refs) (*Observer, error) {
 			s.Dispatched()
 			return func() { s.Complete() }, true
 		},
-		Ask:    layaAsker(client, m.Model),
-		Record: func(ob Observation) { w.recordObservation(refs(), ob) },
+		Ask:    laya.NewAsker(client, m.Model),
+		Record: func(ob laya.Observation) { w.recordObservation(refs(), ob) },
 	}, nil
 }
 
-// layaAsker turns an observer query into typed Laya choice questions.
-func layaAsker(c *provider.Laya, model string) LayaAsker {
-	return func(ctx context.Context, q LayaQuery) (json.RawMessage, error) {
-		qs := map[string]provider.Question{}
-		for _, question := range q.Questions {
-			crit := map[string]string{}
-			for _, o := range question.Options {
-				crit[o] = o
-			}
-			qs[question.Type] = provider.Question{Type: provider.QuestionChoice, Instructions: "Decision point " + q.Point + ": choose " + question.Type, Criteria: crit}
-		}
-		resp, err := c.Ask(ctx, provider.LayaRequest{Model: model, State: string(q.Snapshot), Questions: qs})
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(resp.Answers)
-	}
-}
-
 // recordObservation stores one observation (answered, failed or skipped).
-func (w *Owner) recordObservation(refs Refs, ob Observation) {
+func (w *Owner) recordObservation(refs Refs, ob laya.Observation) {
 	span := w.traceObservation(refs, ob)
 	data, _ := json.Marshal(ob)
 	var evs []core.Event
@@ -99,6 +73,6 @@ func (w *Owner) recordObservation(refs Refs, ob Observation) {
 	w.send(struct {
 		V    int    `json:"v"`
 		Type string `json:"type"`
-		Observation
+		laya.Observation
 	}{1, "live.observation", ob})
 }

@@ -1,4 +1,4 @@
-package agent
+package control
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 func TestControlSocketRoundTrip(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	root := t.TempDir()
-	handlers := map[string]ControlHandler{
+	handlers := map[string]Handler{
 		"status": func(ctx context.Context, raw []byte) (any, error) {
 			return map[string]string{"state": "running"}, nil
 		},
@@ -31,32 +31,32 @@ func TestControlSocketRoundTrip(t *testing.T) {
 			return map[string]string{"killed": a.Task}, nil
 		},
 	}
-	srv, err := ListenControl(root, handlers)
+	srv, err := Listen(root, handlers)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
 	ctx := context.Background()
-	ans, err := DialControl(ctx, root, map[string]any{"cmd": "status"})
+	ans, err := Dial(ctx, root, map[string]any{"cmd": "status"})
 	if err != nil || !strings.Contains(string(ans), `"type":"ack"`) || !strings.Contains(string(ans), `"running"`) {
 		t.Fatalf("status: %s %v", ans, err)
 	}
-	ans, _ = DialControl(ctx, root, map[string]any{"cmd": "kill", "task": "tsk_1"})
+	ans, _ = Dial(ctx, root, map[string]any{"cmd": "kill", "task": "tsk_1"})
 	var rec core.ErrorRecord
 	json.Unmarshal(ans, &rec)
 	if rec.Type != "error" || rec.Error.Code != core.CodeConfirmationRequired {
 		t.Fatalf("kill without yes: %s", ans)
 	}
-	ans, _ = DialControl(ctx, root, map[string]any{"cmd": "kill", "task": "tsk_1", "yes": true, "bogus": 1})
+	ans, _ = Dial(ctx, root, map[string]any{"cmd": "kill", "task": "tsk_1", "yes": true, "bogus": 1})
 	json.Unmarshal(ans, &rec)
 	if rec.Error == nil || rec.Error.Code != core.CodeInvalidRequest {
 		t.Fatalf("unknown field accepted: %s", ans)
 	}
-	ans, _ = DialControl(ctx, root, map[string]any{"cmd": "explode"})
+	ans, _ = Dial(ctx, root, map[string]any{"cmd": "explode"})
 	if !strings.Contains(string(ans), "unknown command") {
 		t.Fatalf("unknown command: %s", ans)
 	}
-	if _, err := DialControl(ctx, t.TempDir(), map[string]any{"cmd": "status"}); core.CodeOf(err) != core.CodeNotFound {
+	if _, err := Dial(ctx, t.TempDir(), map[string]any{"cmd": "status"}); core.CodeOf(err) != core.CodeNotFound {
 		t.Fatalf("no owner: %v", err)
 	}
 }

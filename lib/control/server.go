@@ -1,4 +1,4 @@
-package agent
+package control
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -17,17 +18,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ControlHandler answers one control command. raw is the whole request
+// Handler answers one control command. raw is the whole request
 // line; the handler decodes its own arguments strictly.
-type ControlHandler func(ctx context.Context, raw []byte) (any, error)
+type Handler func(ctx context.Context, raw []byte) (any, error)
 
-// ControlServer is the private control socket of a running owner: other
+// Server is the private control socket of a running owner: other
 // terminals reach it with fluzo-agent status, cancel and kill. Only
 // connections from the same user are served.
-type ControlServer struct {
+type Server struct {
 	path     string
 	ln       *net.UnixListener
-	handlers map[string]ControlHandler
+	handlers map[string]Handler
 	wg       sync.WaitGroup
 }
 
@@ -36,7 +37,7 @@ type ControlServer struct {
 func SocketPath(root string) string {
 	base := os.Getenv("XDG_RUNTIME_DIR")
 	if base == "" {
-		base = filepath.Join(os.TempDir(), "fluzo-"+itoa(os.Getuid()))
+		base = filepath.Join(os.TempDir(), "fluzo-"+strconv.Itoa(os.Getuid()))
 	} else {
 		base = filepath.Join(base, "fluzo")
 	}
@@ -44,14 +45,9 @@ func SocketPath(root string) string {
 	return filepath.Join(base, "agent-"+hex.EncodeToString(sum[:6])+".sock")
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
-
-// ListenControl opens the socket for root. A stale socket file left by a
+// Listen opens the socket for root. A stale socket file left by a
 // dead owner is replaced: the caller already holds workspace ownership.
-func ListenControl(root string, handlers map[string]ControlHandler) (*ControlServer, error) {
+func Listen(root string, handlers map[string]Handler) (*Server, error) {
 	path := SocketPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot create the control socket directory").WithHint("check XDG_RUNTIME_DIR")
@@ -65,7 +61,7 @@ func ListenControl(root string, handlers map[string]ControlHandler) (*ControlSer
 		return nil, core.Wrap(err, core.CodeFailed, "cannot listen on the control socket "+path).WithHint("check XDG_RUNTIME_DIR")
 	}
 	os.Chmod(path, 0o600)
-	s := &ControlServer{path: path, ln: ln, handlers: handlers}
+	s := &Server{path: path, ln: ln, handlers: handlers}
 	s.wg.Add(1)
 	go s.serve()
 	return s, nil
@@ -89,14 +85,14 @@ func checkPrivateDir(dir string) error {
 }
 
 // Close stops serving and removes the socket.
-func (s *ControlServer) Close() error {
+func (s *Server) Close() error {
 	err := s.ln.Close()
 	s.wg.Wait()
 	os.Remove(s.path)
 	return err
 }
 
-func (s *ControlServer) serve() {
+func (s *Server) serve() {
 	defer s.wg.Done()
 	for {
 		conn, err := s.ln.AcceptUnix()
@@ -112,7 +108,7 @@ func (s *ControlServer) serve() {
 	}
 }
 
-func (s *ControlServer) handle(conn *net.UnixConn) {
+func (s *Server) handle(conn *net.UnixConn) {
 	enc := json.NewEncoder(conn)
 	if err := checkPeer(conn); err != nil {
 		enc.Encode(core.NewErrorRecord("", err))
@@ -144,7 +140,7 @@ func checkPeer(conn *net.UnixConn) error {
 
 // Dispatch decodes one command line and runs its handler: one handler per
 // command, looked up in a map. The answer is an ack or a typed error.
-func Dispatch(ctx context.Context, handlers map[string]ControlHandler, line []byte) any {
+func Dispatch(ctx context.Context, handlers map[string]Handler, line []byte) any {
 	var c struct {
 		V   int    `json:"v"`
 		ID  string `json:"id"`
@@ -165,43 +161,4 @@ func Dispatch(ctx context.Context, handlers map[string]ControlHandler, line []by
 		return core.NewErrorRecord(c.ID, err)
 	}
 	return core.NewAck(c.ID, data)
-}
-
-// DialControl sends one command to the owner of root and returns the raw
-// answer line.
-func DialControl(ctx context.Context, root string, cmd map[string]any) (json.RawMessage, error) {
-	path := SocketPath(root)
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", path)
-	if err != nil {
-		return nil, core.Wrap(err, core.CodeNotFound, "no fluzo-agent is running for "+root).
-			WithHint("start one with 'fluzo-agent run' or 'fluzo-agent serve' in that workspace")
-	}
-	defer conn.Close()
-	// The listener must be our own user's fluzo-agent: a socket planted by
-	// someone else would receive our commands and could forge answers.
-	if uc, ok := conn.(*net.UnixConn); ok {
-		if err := checkPeer(uc); err != nil {
-			return nil, core.Errorf(core.CodePermissionDenied, "the control socket %s is served by another user's process; nothing was sent", path).
-				WithHint("remove that socket or set XDG_RUNTIME_DIR to a private directory")
-		}
-	}
-	cmd["v"] = core.WireVersion
-	if _, ok := cmd["id"]; !ok {
-		cmd["id"] = "c1"
-	}
-	sc := bufio.NewScanner(conn)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	if err := json.NewEncoder(conn).Encode(cmd); err != nil {
-		// An owner that refuses the connection (another user's peer)
-		// answers and closes without reading: its answer is still there.
-		if sc.Scan() {
-			return append(json.RawMessage{}, sc.Bytes()...), nil
-		}
-		return nil, core.Wrap(err, core.CodeFailed, "cannot send the control command")
-	}
-	if !sc.Scan() {
-		return nil, core.Errorf(core.CodeFailed, "the owner closed the control connection without answering").WithHint("check that fluzo-agent is still running")
-	}
-	return append(json.RawMessage{}, sc.Bytes()...), nil
 }

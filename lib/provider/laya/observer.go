@@ -1,4 +1,8 @@
-package agent
+// Package laya is the Laya shadow observer (PRD §29): at decision points
+// of a task it asks the Laya decision model typed questions in the
+// background and records the answers, which the loop never reads. It sits
+// beside the provider's Laya client, which it drives through an Asker.
+package laya
 
 import (
 	"context"
@@ -9,17 +13,17 @@ import (
 	"time"
 )
 
-// Laya shadow observer limits (issue item 9).
+// Shadow observer limits and the vocabulary of its records.
 const (
-	DefaultMaxObservations  = 30
-	DefaultPauseAfter       = 3
-	DefaultObserveTimeout   = 5 * time.Second
-	maxObservationSnapshot  = 4 << 10
-	QuestionClassification  = "task_classification"
-	QuestionNextAction      = "next_action"
-	ObservationSkipLimit    = "task_limit_reached"
-	ObservationSkipPaused   = "paused_after_failures"
-	ObservationSkipCapacity = "no_shadow_slot"
+	DefaultMaxObservations = 30
+	DefaultPauseAfter      = 3
+	DefaultObserveTimeout  = 5 * time.Second
+	maxObservationSnapshot = 4 << 10
+	QuestionClassification = "task_classification"
+	QuestionNextAction     = "next_action"
+	SkipLimit              = "task_limit_reached"
+	SkipPaused             = "paused_after_failures"
+	SkipCapacity           = "no_shadow_slot"
 )
 
 // NextActions are the choices a next_action question offers.
@@ -31,16 +35,16 @@ type Question struct {
 	Options []string `json:"options,omitempty"`
 }
 
-// LayaQuery is what the observer sends: a bounded snapshot and questions.
-type LayaQuery struct {
+// Query is what the observer sends: a bounded snapshot and questions.
+type Query struct {
 	Point       string          `json:"point"`
 	Fingerprint string          `json:"fingerprint"`
 	Snapshot    json.RawMessage `json:"snapshot"`
 	Questions   []Question      `json:"questions"`
 }
 
-// LayaAsker sends one query; it is the provider's Laya client.
-type LayaAsker func(ctx context.Context, q LayaQuery) (json.RawMessage, error)
+// Asker sends one query; it is the provider's Laya client.
+type Asker func(ctx context.Context, q Query) (json.RawMessage, error)
 
 // Observation is the record of one decision point, whether the question
 // was answered, failed or skipped.
@@ -60,7 +64,7 @@ type Observation struct {
 // what the loop does. It is bounded per task and pauses itself for the
 // session after consecutive failures.
 type Observer struct {
-	Ask LayaAsker
+	Ask Asker
 	// Admit takes a shadow slot without waiting; ok=false means skip.
 	Admit   func() (release func(), ok bool)
 	Record  func(Observation)
@@ -96,11 +100,11 @@ func (o *Observer) Observe(point string, state any, questions []Question, action
 	}
 	if !ok {
 		o.unreserve()
-		ob.Skipped = ObservationSkipCapacity
+		ob.Skipped = SkipCapacity
 		o.record(ob)
 		return
 	}
-	q := LayaQuery{Point: point, Fingerprint: ob.Fingerprint, Snapshot: snap, Questions: questions}
+	q := Query{Point: point, Fingerprint: ob.Fingerprint, Snapshot: snap, Questions: questions}
 	o.wg.Add(1)
 	go func() {
 		defer o.wg.Done()
@@ -151,9 +155,9 @@ func (o *Observer) reserve() string {
 	}
 	switch {
 	case o.paused:
-		return ObservationSkipPaused
+		return SkipPaused
 	case o.sent >= max:
-		return ObservationSkipLimit
+		return SkipLimit
 	}
 	o.sent++
 	return ""

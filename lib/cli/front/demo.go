@@ -1,0 +1,67 @@
+package front
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/demo"
+	"github.com/josecorral/fluzo/lib/termsafe"
+	"github.com/urfave/cli/v3"
+)
+
+// demoCommand is porcelain over three processes: it prepares the demo
+// repository, starts fluzo-sim with the bundled scenario, and runs
+// fluzo-agent there, so the runtime never links the simulator.
+func demoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "demo",
+		Usage: "fix the bundled Rust fixture end to end against the model simulator",
+		Description: `Copies the bundled Rust crate (one failing regression test, three passing
+tests) into a fresh git repository, starts fluzo-sim with the bundled scenario,
+and runs "fluzo-agent run" there with the one grant the scenario needs
+(exec:cargo test). The agent reproduces the failure, reads and edits the
+implementation, reruns the tests, and the runtime reruns cargo test itself
+before declaring the task completed. Needs cargo; uses no network. The exit
+status is fluzo-agent's; a warning on stderr says when the simulator saw
+requests other than the scenario's.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI (required in this release)"},
+			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (new or empty; default: a temporary directory)"},
+			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
+		},
+		Action: demoAction,
+	}
+}
+
+func demoAction(ctx context.Context, c *cli.Command) error {
+	if !c.Bool("headless") {
+		return runner.Usage(c, "the interactive demo needs the terminal UI, which is not part of this build; run 'fluzo demo --headless'")
+	}
+	if c.Args().Len() > 0 {
+		return runner.Usage(c, "demo takes no arguments")
+	}
+	// Both children are looked up before anything is created.
+	simPath, err := findSibling("fluzo-sim")
+	if err == nil {
+		_, err = findSibling("fluzo-agent")
+	}
+	if err != nil {
+		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim and fluzo-agent, and one of them is missing: %v", err).
+			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
+	}
+	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
+	runErr := execSibling(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")))
+	verdict, err := d.Stop()
+	if err != nil {
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: %s\n", termsafe.Line(err.Error()))
+	} else if !verdict.OK {
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %s\n", termsafe.Line(verdict.Summary()))
+	}
+	return runErr
+}
