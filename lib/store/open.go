@@ -45,6 +45,11 @@ type Store struct {
 	writeMu sync.Mutex
 	now     func() time.Time
 	project Project
+	// walRetryAt and walTruncateAt are the -wal sizes at which boundWAL
+	// next tries a passive or a TRUNCATE checkpoint (under writeMu).
+	walRetryAt, walTruncateAt int64
+	// walCheckpoints counts boundWAL's checkpoint attempts (tests).
+	walCheckpoints int
 }
 
 // Workspace returns the workspace the store belongs to.

@@ -22,6 +22,7 @@ const (
 	// walTruncateWait bounds how long a TRUNCATE checkpoint waits for
 	// readers; a reader that holds it up only delays the truncation.
 	walTruncateWait = 200 * time.Millisecond
+	walRetryBytes   = WALCheckpointBytes / 4
 )
 
 // walPath is the store's write-ahead log.
@@ -30,16 +31,30 @@ func (s *Store) walPath() string { return s.ws.Database() + "-wal" }
 // boundWAL runs after every commit of this process (under writeMu).
 // Checkpoint failures are not the commit's failure: the data is durable
 // in the log, and the next commit tries again.
+// When readers keep a checkpoint from completing, attempts back off: a
+// passive one (which never waits) comes again after walRetryBytes of
+// growth, a TRUNCATE (which waits up to walTruncateWait) only once the
+// log has doubled, so a long reader costs a handful of waits, not one
+// per commit. SQLite's own auto-checkpoint still runs passively after
+// every commit past 1000 pages, so the log shrinks soon after the reader
+// ends.
 func (s *Store) boundWAL(ctx context.Context) {
 	fi, err := os.Stat(s.walPath())
 	if err != nil || fi.Size() <= WALCheckpointBytes {
+		s.walRetryAt, s.walTruncateAt = 0, 0
 		return
 	}
-	if fi.Size() > WALTruncateBytes {
+	size := fi.Size()
+	switch {
+	case size > WALTruncateBytes && size >= s.walTruncateAt:
+		s.walTruncateAt = 2 * size
+		s.walCheckpoints++
 		s.checkpoint(ctx, "TRUNCATE")
-		return
+	case size >= s.walRetryAt:
+		s.walRetryAt = size + walRetryBytes
+		s.walCheckpoints++
+		s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
 	}
-	s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
 }
 
 // checkpoint runs a blocking checkpoint mode with a short busy wait on a

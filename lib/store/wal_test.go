@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -58,5 +59,64 @@ func TestWALStaysBounded(t *testing.T) {
 	}
 	if fi.Size() != 0 {
 		t.Fatalf("-wal is %d bytes after Close; want 0", fi.Size())
+	}
+}
+
+// TestWALPinnedByReader: a reader holding one read transaction keeps the
+// log from restarting. Commits go on without waiting on it at every
+// commit (checkpoints back off as the log grows), and once the reader
+// ends the next commits bring the log back under the bound.
+func TestWALPinnedByReader(t *testing.T) {
+	ctx := context.Background()
+	s, ws := openTemp(t)
+	pin := rawDB(t, ws.Database())
+	defer pin.Close()
+	tx, err := pin.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(map[string]string{"text": strings.Repeat("z", 1000)})
+	write := func(commits int) {
+		for i := 0; i < commits; i++ {
+			evs := make([]core.Event, 20)
+			for j := range evs {
+				evs[j] = core.Event{Type: core.EvTaskCreated, Data: payload}
+			}
+			if _, err := s.AppendBatch(ctx, evs); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	start := time.Now()
+	write(250)
+	pinned := time.Since(start)
+	walSize := func() int64 {
+		fi, err := os.Stat(ws.Database() + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	grown := walSize()
+	if grown <= WALTruncateBytes {
+		t.Fatalf("setup: the pinned log only reached %d bytes", grown)
+	}
+	// Every attempt that cannot finish costs a checkpoint pass, and past
+	// WALTruncateBytes a walTruncateWait for the reader: passive attempts
+	// must come once per walRetryBytes of growth, TRUNCATE ones once per
+	// doubling — not once per commit.
+	if max := int(grown/walRetryBytes) + 8; s.walCheckpoints > max {
+		t.Fatalf("%d checkpoint attempts for a %d-byte pinned log; want at most %d", s.walCheckpoints, grown, max)
+	}
+	tx.Rollback()
+	write(40)
+	after := walSize()
+	t.Logf("pinned: -wal grew to %d bytes in %v (%d checkpoint attempts); after the reader ended: %d bytes", grown, pinned, s.walCheckpoints, after)
+	if after > WALCheckpointBytes+WALCheckpointBytes/2 {
+		t.Fatalf("-wal is %d bytes after the reader ended; want it back under the bound", after)
 	}
 }
