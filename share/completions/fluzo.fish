@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url --animation-fps --theme --draft
+      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url --animation-fps --theme --draft
         set skip 1
         continue
       case '-*'
@@ -393,12 +393,14 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'diff' -d 'compare th
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
