@@ -36,6 +36,6 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'history' -d 'list or purg
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'events' -d 'stream stored events as JSONL (fluzo-store events)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'replay' -d 'show a task\'s read-only timeline (fluzo-observe replay)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'telemetry' -d 'local telemetry: purge, health (fluzo-observe)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI and print the result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l dir -r -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
