@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -49,8 +50,9 @@ func repoRoot() string {
 
 // simulator is a running fluzo-sim serve process.
 type simulator struct {
-	baseURL string
-	cmd     *exec.Cmd
+	baseURL  string
+	cmd      *exec.Cmd
+	requests atomic.Int64 // model requests answered so far
 }
 
 // startSim serves scenario (a JSON document) until the test ends.
@@ -80,11 +82,15 @@ func startSim(t testing.TB, scenario string) *simulator {
 	if err := json.Unmarshal(lines.Bytes(), &first); err != nil || first.BaseURL == "" {
 		t.Fatalf("fluzo-sim's first line has no base_url: %q", lines.Text())
 	}
+	sim := &simulator{baseURL: first.BaseURL, cmd: cmd}
 	go func() {
 		for lines.Scan() {
+			if strings.Contains(lines.Text(), `"type":"request"`) {
+				sim.requests.Add(1)
+			}
 		}
 	}()
-	return &simulator{baseURL: first.BaseURL, cmd: cmd}
+	return sim
 }
 
 // workspace copies the bundled Rust fixture into a fresh git repository

@@ -152,8 +152,8 @@ func (tm *term) waitFor(want string, from int, timeout time.Duration) (time.Time
 	at, end, ok := tm.tryWait(want, from, timeout)
 	if !ok {
 		tail := tm.bytes()
-		tm.t.Fatalf("%q never appeared in the terminal output within %v (stderr: %s)\nlast bytes: %q",
-			want, timeout, tm.stderr.String(), tail[max(0, len(tail)-600):])
+		tm.t.Fatalf("%q never appeared in the terminal output within %v (stderr: %s)\nlast text: %s",
+			want, timeout, tm.stderr.String(), escapes.ReplaceAll(tail[max(0, len(tail)-6000):], []byte(" ")))
 	}
 	return at, end
 }
