@@ -62,10 +62,3 @@ func (b *Inbox) take() []intervention {
 	}
 	return out
 }
-
-// list returns a copy of the queue.
-func (b *Inbox) list() []intervention {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]intervention{}, b.items...)
-}

@@ -56,7 +56,7 @@ func newHarnessB(t testing.TB, files map[string]string, scenario string, grants 
 	}
 	t.Cleanup(func() { tc.Close() })
 	schemas, _ := json.Marshal(tools.Schemas())
-	gate := &PolicyGate{P: policy.Default()}
+	gate := &policyGate{P: policy.Default()}
 	var gs []policy.Grant
 	for _, g := range grants {
 		spec, err := policy.ParseSpec(g)
@@ -65,7 +65,7 @@ func newHarnessB(t testing.TB, files map[string]string, scenario string, grants 
 		}
 		gs = append(gs, policy.Grant{ID: core.NewID(core.KindGrant), Scope: core.GrantTask, Spec: spec, Source: "cli"})
 	}
-	gate.SetGrants(gs)
+	gate.setGrants(gs)
 	h := &harness{root: root}
 	h.runner = &Runner{
 		Model: &providerModel{Client: client, Name: "sim"}, ModelName: "sim",

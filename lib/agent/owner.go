@@ -186,7 +186,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	}
 	r.OnStart = func(got Refs) {
 		refs = got
-		gate, _ := r.Policy.(*PolicyGate)
+		gate, _ := r.Policy.(*policyGate)
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
@@ -249,9 +249,9 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		base.Close()
 		return nil, nil, err
 	}
-	gate := &PolicyGate{P: pol, Preexisting: base.Preexisting}
-	gate.SetGrants(grants)
-	gate.SetYolo(t.Yolo)
+	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
+	gate.setGrants(grants)
+	gate.setYolo(t.Yolo)
 	maxTurns := t.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = int(w.Config.Int("harness.max_turns"))

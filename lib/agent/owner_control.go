@@ -20,11 +20,11 @@ type activeTask struct {
 	state   string
 	cancel  context.CancelFunc
 	tools   Tools
-	gate    *PolicyGate
+	gate    *policyGate
 	diff    func(context.Context, []string) (json.RawMessage, error) // the port's live diff query
 }
 
-func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *PolicyGate) {
+func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *policyGate) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.refs, t.cancel, t.tools, t.gate, t.started, t.state = refs, cancel, tools, gate, time.Now(), "running"
@@ -37,7 +37,7 @@ func (t *activeTask) clear() {
 }
 
 // gate returns the running task's policy gate (nil when idle).
-func (w *Owner) gate() *PolicyGate {
+func (w *Owner) gate() *policyGate {
 	w.active.mu.Lock()
 	defer w.active.mu.Unlock()
 	return w.active.gate

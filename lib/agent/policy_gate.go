@@ -14,10 +14,10 @@ import (
 	"github.com/josecorral/fluzo/lib/policy"
 )
 
-// PolicyGate is the Policy seam over lib/policy: it maps each tool call
+// policyGate is the Policy seam over lib/policy: it maps each tool call
 // to the operation policy evaluates, with the task's grants, YOLO state
 // and the paths that had user changes before the task began.
-type PolicyGate struct {
+type policyGate struct {
 	P policy.Policy
 	// Preexisting reports whether a path had user changes at baseline.
 	Preexisting func(path string) bool
@@ -27,23 +27,23 @@ type PolicyGate struct {
 	yolo   bool
 }
 
-// SetGrants replaces the active grants (task grants from --allow or
+// setGrants replaces the active grants (task grants from --allow or
 // approvals, once grants).
-func (g *PolicyGate) SetGrants(gs []policy.Grant) {
+func (g *policyGate) setGrants(gs []policy.Grant) {
 	g.mu.Lock()
 	g.grants = append([]policy.Grant{}, gs...)
 	g.mu.Unlock()
 }
 
-// AddGrant adds one active grant.
-func (g *PolicyGate) AddGrant(gr policy.Grant) {
+// addGrant adds one active grant.
+func (g *policyGate) addGrant(gr policy.Grant) {
 	g.mu.Lock()
 	g.grants = append(g.grants, gr)
 	g.mu.Unlock()
 }
 
-// DropGrant removes a consumed, revoked or expired grant.
-func (g *PolicyGate) DropGrant(id string) {
+// dropGrant removes a consumed, revoked or expired grant.
+func (g *policyGate) dropGrant(id string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := g.grants[:0]
@@ -55,15 +55,15 @@ func (g *PolicyGate) DropGrant(id string) {
 	g.grants = out
 }
 
-// SetYolo switches YOLO for the session (never persisted).
-func (g *PolicyGate) SetYolo(on bool) {
+// setYolo switches YOLO for the session (never persisted).
+func (g *policyGate) setYolo(on bool) {
 	g.mu.Lock()
 	g.yolo = on
 	g.mu.Unlock()
 }
 
 // Evaluate decides one tool call before anything is dispatched.
-func (g *PolicyGate) Evaluate(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
+func (g *policyGate) Evaluate(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
 	op := OperationFor(tool, args)
 	if (op.Kind == policy.KindWrite || op.Kind == policy.KindDelete) && g.Preexisting != nil {
 		op.Preexisting = g.Preexisting(op.Path)
@@ -74,7 +74,7 @@ func (g *PolicyGate) Evaluate(ctx context.Context, tool string, args json.RawMes
 	d := g.P.Evaluate(op, grants, yolo)
 	out := Decision{Verdict: string(d.Verdict), Rule: d.Rule, Reason: string(d.Reason), GrantID: d.Grant, Once: d.GrantScope == core.GrantOnce}
 	if out.Once {
-		g.DropGrant(d.Grant)
+		g.dropGrant(d.Grant)
 	}
 	return out, nil
 }

@@ -15,8 +15,8 @@ import (
 // Reads of the whole workspace go through policy like any other read (no
 // bypass in the gate); writing the root as a whole stays refused.
 func TestPolicyGateRootReadsAndWrites(t *testing.T) {
-	gate := &PolicyGate{P: policy.Default()}
-	gate.SetYolo(true)
+	gate := &policyGate{P: policy.Default()}
+	gate.setYolo(true)
 	cases := []struct {
 		tool, args, verdict, reason string
 	}{
@@ -56,9 +56,9 @@ func TestPolicyGateDeniesUndecodableArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		op := OperationFor(c.tool, json.RawMessage(c.args))
-		gate := &PolicyGate{P: permissive}
-		gate.SetGrants([]policy.Grant{{ID: "g1", Scope: "task", Spec: policy.SpecFor(op), Source: "user"}})
-		gate.SetYolo(true)
+		gate := &policyGate{P: permissive}
+		gate.setGrants([]policy.Grant{{ID: "g1", Scope: "task", Spec: policy.SpecFor(op), Source: "user"}})
+		gate.setYolo(true)
 		d, err := gate.Evaluate(context.Background(), c.tool, json.RawMessage(c.args))
 		if err != nil || d.Verdict != verdictDeny || d.Reason != string(policy.ReasonInvalid) || d.GrantID != "" {
 			t.Errorf("%s %s: %+v %v, want deny/invalid_operation", c.tool, c.args, d, err)
@@ -79,7 +79,7 @@ func TestUndecodableToolCallNeverReachesDispatch(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"bad","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"shell","arguments":{"script":"touch pwned","cwd":7}}]}},
  {"id":"done","match":{"tool_result":{"tool":"shell"}},"respond":{"text":"done"}}]}`)
-	h.runner.Policy.(*PolicyGate).SetYolo(true)
+	h.runner.Policy.(*policyGate).setYolo(true)
 	h.runner.Run(context.Background(), taskStart{Request: "x", Verify: "true"})
 	// The verification command runs as its own exec; only the shell call
 	// is looked at.

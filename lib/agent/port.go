@@ -229,7 +229,7 @@ func (p *Port) grantForTask(ctx context.Context, op PendingApproval) (string, er
 	if err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error { return add(tx.IssueGrant(&g)) }); err != nil {
 		return "", err
 	}
-	gate.AddGrant(policy.Grant{ID: g.ID, Scope: core.GrantTask, Spec: spec, Source: "user"})
+	gate.addGrant(policy.Grant{ID: g.ID, Scope: core.GrantTask, Spec: spec, Source: "user"})
 	return g.ID, nil
 }
 
@@ -307,7 +307,7 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 	p.yolo = a.On
 	p.mu.Unlock()
 	if gate := p.Owner.gate(); gate != nil {
-		gate.SetYolo(a.On)
+		gate.setYolo(a.On)
 	}
 	// Audited whether or not a task runs: an idle switch is a
 	// session-less event that still applies to the next task.

@@ -171,7 +171,7 @@ func (p *Port) revokeGrant(ctx context.Context, raw []byte) (any, error) {
 			WithHint("the grants of a task are listed by the task query").With("grant", a.Grant)
 	}
 	if gate := p.Owner.gate(); gate != nil {
-		gate.DropGrant(a.Grant)
+		gate.dropGrant(a.Grant)
 	}
 	j := &storeJournal{S: p.Owner.Store, Emit: func(ev core.Event) { p.Emit(ev) }}
 	err = j.write(ctx, p.Owner.running(), func(tx *store.Tx, add func(core.Event, error) error) error {

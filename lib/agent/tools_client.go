@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
 )
 
@@ -64,7 +65,7 @@ func startToolServer(ctx context.Context, root string, extra ...string) (*toolCl
 	if err != nil {
 		return nil, err
 	}
-	schemas, _ := json.Marshal(tools.Schemas())
+	schemas, _ := core.MarshalVerbatim(tools.Schemas())
 	t := &toolClient{C: c, schemas: schemas, quit: make(chan struct{})}
 	go t.watchStopping()
 	return t, nil

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -148,6 +149,26 @@ func (c *Client) Close() error {
 	c.stdin.Close()
 	c.writeMu.Unlock()
 	<-c.done
+	var lost *LostError
+	if errors.As(c.err, &lost) && lost.ExitCode == 0 {
+		return nil
+	}
+	return c.err
+}
+
+// CloseWithin is Close with a bound: when serve has not exited grace
+// after its input ended (a task still finishing), it is killed; its owner
+// record then says crashed and the next owner reconciles the task.
+func (c *Client) CloseWithin(grace time.Duration) error {
+	c.writeMu.Lock()
+	c.stdin.Close()
+	c.writeMu.Unlock()
+	select {
+	case <-c.done:
+	case <-time.After(grace):
+		c.cmd.Process.Kill()
+		<-c.done
+	}
 	var lost *LostError
 	if errors.As(c.err, &lost) && lost.ExitCode == 0 {
 		return nil

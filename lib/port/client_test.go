@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("FLUZO_FAKE_SERVE") {
 	case "":
 		os.Exit(m.Run())
+	case "hang": // ignores the end of its input, like serve finishing a long task
+		time.Sleep(time.Minute)
+		os.Exit(0)
 	case "busy":
 		fmt.Fprintf(os.Stderr, "fluzo-agent: another process owns this workspace: instance ins_01ABC (pid %d, started 2026-12-01T18:00:00Z)\nhint: wait for it\n", os.Getppid())
 		os.Exit(11)
@@ -42,7 +45,7 @@ func fakeServe() int {
 		case "start_task":
 			out.Encode(map[string]any{"v": 1, "type": "ack", "re": id, "data": map[string]any{"state": "starting"}})
 			out.Encode(map[string]any{"v": 1, "id": "evt_1", "seq": 1, "type": "task.created", "session": "ses_1", "task": "tsk_1", "data": map[string]any{"request": cmd["request"]}})
-			out.Encode(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "text", "text": "hel"})
+			out.Encode(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "content", "text": "hel"})
 			fmt.Println(`not json at all`)
 			out.Encode(map[string]any{"v": 1, "type": "result", "status": "completed", "task": "tsk_1",
 				"verification": map[string]any{"completed": true, "verification": "passed"},
@@ -187,6 +190,16 @@ func TestCloseEndsInputAndWaits(t *testing.T) {
 	}
 	if _, ok := <-c.Records(); ok {
 		t.Fatal("records must be closed after Close")
+	}
+}
+
+func TestCloseWithinKillsAServeThatDoesNotExit(t *testing.T) {
+	c := startFake(t, "hang")
+	start := time.Now()
+	c.CloseWithin(300 * time.Millisecond)
+	var lost *LostError
+	if !errors.As(c.Err(), &lost) || lost.ExitCode != -1 || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %v", c.Err(), time.Since(start))
 	}
 }
 

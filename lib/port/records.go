@@ -88,7 +88,9 @@ type Live struct {
 	Type    string `json:"type"`
 	Task    string `json:"task,omitempty"`
 	Attempt string `json:"attempt,omitempty"`
-	// Kind and Text carry a model delta (kind "text" or "reasoning").
+	// Kind and Text carry a model delta: kind "content" (assistant text),
+	// "reasoning", "tool_call" (argument fragments) or "restart" (the
+	// provider retried; what streamed so far is void).
 	Kind    string `json:"kind,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Message string `json:"message,omitempty"`

@@ -91,8 +91,7 @@ func (s *Server) Close() error { return s.root.Close() }
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.out = json.NewEncoder(out)
-	s.out.SetEscapeHTML(false)
+	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lines := make(chan []byte)

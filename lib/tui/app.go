@@ -51,6 +51,7 @@ const (
 	dialogYolo
 	dialogForceStop
 	dialogResume
+	dialogHelp
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -97,6 +98,8 @@ type App struct {
 
 	fr         frames
 	hist       history
+	opsReq     string // the task query filling tool cards
+	opsAgain   bool
 	waveRow    int // screen row of the message wave, -1 when not shown
 	agePhase   phase
 	phaseSince time.Duration

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tui/cards"
 )
 
@@ -33,7 +34,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) {
 		return
 	}
 	switch cmd {
@@ -197,6 +198,12 @@ func (a *App) applyEvent(ev *port.Event) {
 			a.applyOp(t.tool, ev)
 			t.touch()
 		}
+		if ev.Type == "operation.result" || ev.Type == "operation.unknown" {
+			if ev.Task != "" && a.task.id == "" {
+				a.task.id = ev.Task
+			}
+			a.wantOperations()
+		}
 	case "permission.requested":
 		ap := newApproval(ev, a.clock.Now())
 		if t := a.toolItem(ap.operation); t != nil {
@@ -252,10 +259,18 @@ func (a *App) applyEvent(ev *port.Event) {
 func (a *App) live(l *port.Live) {
 	switch l.Type {
 	case "live.delta":
-		if l.Kind != "" && l.Kind != "text" {
+		last := a.lastItem()
+		switch l.Kind {
+		case "content":
+		case "restart": // the provider retried: what streamed so far is void
+			if last != nil && last.kind == itemAssistant && !last.final {
+				last.text, last.stream = "", termsafe.Stream{}
+				last.touch()
+			}
+			return
+		default: // reasoning and tool-call fragments are not conversation text
 			return
 		}
-		last := a.lastItem()
 		if last == nil || last.kind != itemAssistant || last.final {
 			last = &item{kind: itemAssistant}
 			a.addItem(last)

@@ -39,6 +39,11 @@ func (p painter) put(x, y, w int, l line) int {
 			if cw == 0 || rs[0] < 0x20 {
 				continue // never a control in a cell
 			}
+			if p.ascii && cw == 1 {
+				if r, ok := asciiPunct[rs[0]]; ok {
+					rs = []rune{r} // the UI's own punctuation, cell for cell
+				}
+			}
 			if col+cw > w {
 				return col
 			}
@@ -92,3 +97,7 @@ func wrapLine(l line, width int) []line {
 }
 
 func truncate(s string, w int, ellipsis string) string { return text.Truncate(s, w, ellipsis) }
+
+// asciiPunct keeps --ascii frames ASCII where the UI's text uses
+// typographic one-cell punctuation (separators, quotes, the ellipsis).
+var asciiPunct = map[rune]rune{'·': '.', '•': '*', '…': '~', '“': '"', '”': '"', '─': '-', '◇': '*', '−': '-', '→': '>'}

@@ -44,6 +44,10 @@ func (a *App) openDialog(k dialogKind) {
 }
 
 func (a *App) dialogKey(ev *tcell.EventKey) {
+	if a.dialog == dialogHelp {
+		a.helpKey(ev)
+		return
+	}
 	spec := a.dialogSpec()
 	armed := a.clock.Now()-a.dialogAt >= armingWindow
 	switch ev.Key() {
@@ -102,13 +106,12 @@ func (a *App) drawDialog(l layout) {
 	col := x + 2
 	for i, c := range spec.choices {
 		label := "[ " + c + " ]"
-		tok, at := theme.Separator, line{}
+		tok := theme.Separator
 		if i == a.dialogChoice {
 			label = "[>" + c + "<]"
 			tok = theme.Highlight
 		}
-		at = line{bold(label, tok)}
-		col += a.p.put(col, y+h-3, w-4, at) + 3
+		col += a.p.put(col, y+h-3, w-4, line{bold(label, tok)}) + 3
 	}
 	a.p.put(x+2, y+h-2, w-4, line{span("←/→ choose · enter confirm · "+string(spec.letter)+" "+spec.choices[1]+" · esc close", theme.Subtle)})
 }

@@ -29,7 +29,7 @@ func (a *App) render() {
 	a.stats.frames++
 	if a.dirty.all {
 		a.stats.fullFrames++
-		a.scr.Clear()
+		a.scr.Fill(' ', a.th.Style(theme.Base, 0)) // the theme's surface, not the terminal's default
 		a.drawAll(l)
 	} else {
 		a.stats.identityFrames++
@@ -55,7 +55,11 @@ func (a *App) drawAll(l layout) {
 	a.drawComposer(l)
 	a.drawFooter(l)
 	a.drawIdentity(l)
-	if a.dialog != dialogNone {
+	switch a.dialog {
+	case dialogNone:
+	case dialogHelp:
+		a.drawHelp(l)
+	default:
 		a.drawDialog(l)
 	}
 }
@@ -200,7 +204,7 @@ func (a *App) drawFooter(l layout) {
 	} else {
 		keys = append(keys, [2]string{"tab", "focus chat"}, [2]string{"shift+enter", "newline"})
 	}
-	keys = append(keys, [2]string{"ctrl+y", "yolo"}, [2]string{"ctrl+o", "mouse"})
+	keys = append(keys, [2]string{"ctrl+g", "help"}, [2]string{"ctrl+y", "yolo"}, [2]string{"ctrl+o", "mouse"})
 	if !l.compact || a.sidebarOff {
 		keys = append(keys, [2]string{"ctrl+b", "sidebar"})
 	}

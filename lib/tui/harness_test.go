@@ -171,8 +171,18 @@ func ev(seq int, typ, op, data string) string {
 }
 
 func delta(text string) string {
-	b, _ := json.Marshal(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "text", "text": text})
+	b, _ := json.Marshal(map[string]any{"v": 1, "type": "live.delta", "task": "tsk_1", "kind": "content", "text": text})
 	return string(b)
 }
 
 var _ = time.Millisecond
+
+type portRecord = port.Record
+
+func mustDecode(line string) port.Record {
+	r, err := port.Decode([]byte(line))
+	if err != nil {
+		panic(err)
+	}
+	return r
+}

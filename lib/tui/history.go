@@ -15,13 +15,12 @@ const historyPage = 200
 // older pages are asked for on demand and a seq gap in the live stream
 // is re-paged from the store (PORT PROTOCOL, subscription and resync).
 type history struct {
-	session   string
-	low       int64 // lowest seq held; 1 means the whole session
-	last      int64 // highest seq held
-	gapTo     int64 // a gap (last held, gapTo) is being re-paged
-	olderReq  string
-	gapReq    string
-	truncated bool // older items left memory (maxItems)
+	session  string
+	low      int64 // lowest seq held; 1 means the whole session
+	last     int64 // highest seq held
+	gapTo    int64 // a gap (last held, gapTo) is being re-paged
+	olderReq string
+	gapReq   string
 }
 
 func (a *App) olderAvailable() bool { return a.hist.session != "" && a.hist.low > 1 }

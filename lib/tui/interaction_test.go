@@ -132,7 +132,11 @@ func TestApprovalNothingPreselectedArmedAndOnlyExplicitKeys(t *testing.T) {
 	// Enter and Space in the composer: never an answer.
 	h.clock.Advance(time.Second)
 	h.keys(key(tcell.KeyEnter), runeKey(' '), key(tcell.KeyEnter))
-	// A typing burst in the composer that contains a, t, d: text only.
+	// A typing burst in the composer that contains a, t, d: text only —
+	// even after the card was selected in the conversation and focus came
+	// back to the composer.
+	h.keys(key(tcell.KeyTab), key(tcell.KeyTab))
+	h.clock.Advance(time.Second)
 	h.keys(typed("adt")...)
 	if h.port.last("approve") != nil || h.port.last("deny") != nil {
 		t.Fatal("composer keys answered the approval")
@@ -418,4 +422,49 @@ func TestLostPortIsShownAtOnce(t *testing.T) {
 	h.mustShow("Disconnected from fluzo-agent serve")
 	h.mustShow("no configuration file at /w/.fluzo")
 	h.mustShow("disconnected")
+}
+
+// A call that asked no approval has no arguments in its events: when it
+// ends, the card is completed from the task query (args and result).
+func TestToolCardsAreFilledFromTheTaskQuery(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.records(`{"v":1,"id":"evt_4","seq":4,"ts":"2026-12-01T18:00:00Z","type":"operation.requested","session":"ses_1","task":"tsk_1","attempt":"att_1","operation":"op_v","data":{"tool":"view"}}`,
+		`{"v":1,"id":"evt_5","seq":5,"ts":"2026-12-01T18:00:00Z","type":"operation.result","session":"ses_1","task":"tsk_1","attempt":"att_1","operation":"op_v","data":{"tool":"view","from":"dispatched","to":"succeeded"}}`)
+	got := h.port.last("task")
+	if got == nil || got["task"] != "tsk_1" {
+		t.Fatalf("task query = %v", got)
+	}
+	h.ack(`{"task":{"id":"tsk_1"},"attempts":[],"operations":{"att_1":[{"id":"op_v","tool":"view","args":{"path":"src/lib.rs"},"state":"succeeded","result":{"ok":true,"result":{"path":"src/lib.rs","content":"pub fn count() {}\n","first_line":1,"lines_shown":1,"total_lines":1}}}]},"grants":[]}`)
+	h.mustShow("src/lib.rs")
+	h.mustShow("pub fn count() {}")
+}
+
+func TestOnlyContentDeltasAreConversationTextAndRestartVoidsThem(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.records(`{"v":1,"type":"live.delta","task":"tsk_1","kind":"tool_call","text":"{\"argv\":"}`,
+		`{"v":1,"type":"live.delta","task":"tsk_1","kind":"reasoning","text":"secret thoughts"}`,
+		`{"v":1,"type":"live.delta","task":"tsk_1","kind":"content","text":"half an ans"}`)
+	h.mustShow("half an ans")
+	if h.contains("argv") || h.contains("secret thoughts") {
+		t.Fatal("tool-call fragments or reasoning shown as the answer")
+	}
+	h.records(`{"v":1,"type":"live.delta","task":"tsk_1","kind":"restart"}`, `{"v":1,"type":"live.delta","task":"tsk_1","kind":"content","text":"a whole answer"}`)
+	if h.contains("half an ans") || !h.contains("a whole answer") {
+		t.Fatal("a provider restart must void the partial text")
+	}
+}
+
+func TestHelpOverlayKeepsDraftAndNeverCancels(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.keys(typed("half typed")...)
+	h.keys(key(tcell.KeyCtrlG))
+	h.mustShow("Approval a · t · d")
+	h.mustShow("never answer")
+	h.keys(key(tcell.KeyEscape))
+	if h.app.dialog != dialogNone || h.app.comp.text != "half typed" || h.port.last("cancel") != nil || h.app.focus != focusComposer {
+		t.Fatalf("closing help must change nothing: dialog %v draft %q", h.app.dialog, h.app.comp.text)
+	}
 }

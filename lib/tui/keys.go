@@ -71,6 +71,9 @@ func (a *App) key(ev *tcell.EventKey) {
 	case tcell.KeyCtrlY:
 		a.openDialog(dialogYolo)
 		return
+	case tcell.KeyCtrlG:
+		a.openDialog(dialogHelp)
+		return
 	case tcell.KeyCtrlR:
 		if a.phase == phaseInterrupted || a.phase == phaseBlocked || a.phase == phaseFailed {
 			a.openDialog(dialogResume)
@@ -178,7 +181,11 @@ func (a *App) submit() {
 		return
 	}
 	a.lastEnter = now
-	if a.comp.empty() || a.phase == phaseLoading || a.phase == phaseBusy || a.phase == phaseLost {
+	if a.comp.empty() || a.phase == phaseBusy || a.phase == phaseLost {
+		return
+	}
+	if a.phase == phaseLoading {
+		a.setNotice("still connecting to fluzo-agent serve: the draft is kept, press Enter again in a moment")
 		return
 	}
 	if id := a.comp.editing; id != "" {

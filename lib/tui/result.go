@@ -50,7 +50,7 @@ func resultRows(a *App, r *port.Result, body int) []line {
 	if r.Verification != nil && len(r.Verification.Evidence) > 0 {
 		add(line{span("evidence ", theme.Muted), span(evidenceText(r.Verification.Evidence), theme.Base)})
 	}
-	if r.Summary != "" {
+	if r.Summary != "" && !a.saidLast(r.Summary) {
 		add(line{span(safeLine(r.Summary), theme.Base)})
 	}
 	if r.Diff != nil {
@@ -95,14 +95,29 @@ func blockedHint(status string) string {
 	return "Resolve what it waits for, then resume (ctrl+r)."
 }
 
-// evidenceText shows the evidence object as key=value pairs, sanitized.
+// saidLast reports whether the newest assistant message already says s
+// (the result's summary repeats the final message).
+func (a *App) saidLast(s string) bool {
+	for i := len(a.items) - 1; i >= 0; i-- {
+		if it := a.items[i]; it.kind == itemAssistant {
+			return strings.TrimSpace(it.text) == strings.TrimSpace(safeText(s))
+		}
+	}
+	return false
+}
+
+// evidenceText shows the evidence's short facts as key=value pairs,
+// sanitized; its output is in the command's tool card, not repeated here.
 func evidenceText(raw json.RawMessage) string {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
 		return safeLine(string(raw))
 	}
 	keys := make([]string, 0, len(m))
-	for k := range m {
+	for k, v := range m {
+		if _, isText := v.(string); isText && k != "command" {
+			continue // output, hashes: long text belongs to the tool card
+		}
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

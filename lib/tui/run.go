@@ -68,6 +68,11 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 	a.begin()
 	for a.wake(a.box.wait()) {
 	}
+	if a.taskActive() && a.task.id != "" {
+		// Leaving by a signal with a task running: ask it to stop
+		// gracefully rather than leave it running without a client.
+		a.send(port.Cancel(a.task.id))
+	}
 	return nil
 }
 

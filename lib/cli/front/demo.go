@@ -3,6 +3,7 @@ package front
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
@@ -29,7 +30,10 @@ completed; the result shows the verification and the diff summary.
 
 With --headless it runs "fluzo-agent run" instead, with the one grant the
 scenario needs (exec:cargo test), and prints the result. Needs cargo; uses no
-network. The exit status is fluzo-tui's or fluzo-agent's; a warning on stderr
+network. Before anything is created it runs cargo --version in the environment
+the tools give their children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see
+fluzo-tool(1), ENVIRONMENT) and, when that fails, says which variable and path
+are at fault. The exit status is fluzo-tui's or fluzo-agent's; a warning on stderr
 says when the simulator saw requests other than the scenario's.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI and print the result"},
@@ -55,6 +59,9 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim, fluzo-agent and (without --headless) fluzo-tui, and one of them is missing: %v", err).
 			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
+	}
+	if err := demo.CheckToolchain(ctx, os.Environ()); err != nil {
+		return err
 	}
 	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/cli/clidoc"
 	"github.com/josecorral/fluzo/lib/cli/runner"
@@ -106,7 +107,9 @@ func action(ctx context.Context, c *cli.Command) error {
 		root, _ = os.Getwd()
 	}
 	root, _ = filepath.Abs(root)
-	client, err := port.Start(ctx, port.Options{Path: agent, Args: args})
+	// Not ctx: a signal must not kill serve before the UI has asked the
+	// running task to stop; CloseWithin bounds the wait instead.
+	client, err := port.Start(context.WithoutCancel(ctx), port.Options{Path: agent, Args: args})
 	if err != nil {
 		return err
 	}
@@ -120,7 +123,7 @@ func action(ctx context.Context, c *cli.Command) error {
 		opts.FPS = 60
 	}
 	runErr := ltui.Run(ctx, opts, client)
-	closeErr := client.Close()
+	closeErr := client.CloseWithin(10 * time.Second)
 	if runErr != nil {
 		return core.Wrap(runErr, core.CodeFailed, runErr.Error())
 	}

@@ -38,9 +38,7 @@ func Files(ctx context.Context, root *confine.Root, env []string) (files []strin
 }
 
 func gitFiles(ctx context.Context, dir string, env []string) ([]string, bool) {
-	genv := gitx.Env(env)
-	argv := gitx.Args(ctx, dir, genv, "ls-files", "-co", "--exclude-standard", "-z")
-	out, err := gitx.Output(ctx, argv, genv)
+	out, err := gitx.Output(ctx, dir, env, "ls-files", "-co", "--exclude-standard", "-z")
 	if err != nil {
 		return nil, false
 	}
