@@ -59,7 +59,7 @@ var foreign = []struct {
 	{"a C1 control (UTF-8 encoded)", regexp.MustCompile(`\xc2[\x80-\x9f]`)},
 	{"a bidi override", regexp.MustCompile("\u202e|\u202c")},
 	{"the model's 24-bit colour 1;2;3", regexp.MustCompile(`\x1b\[38;2;1;2;3`)},
-	{"the model's cursor move to 10;10 or up 5", regexp.MustCompile(`\x1b\[10;10H|\x1b\[5A`)},
+	{"the model's cursor moves (ESC[10;10H ESC[5A back to back)", regexp.MustCompile(`\x1b\[10;10H\x1b\[5A`)},
 }
 
 // The model streams the corpus through fluzo-agent serve; the bytes the
