@@ -31,6 +31,9 @@ type Options struct {
 	Caps          theme.Caps // colour depth and ASCII (theme.Detect + flags)
 	Mouse         bool
 	Workspace     string
+	// ReadOnlyHistory reads stored events without owning the workspace
+	// (fluzo-store events), for when another process owns it; nil: none.
+	ReadOnlyHistory func() ([]port.Event, error)
 	// Draft pre-fills the composer (fluzo demo); Submit sends it at once.
 	Draft  string
 	Submit bool
@@ -96,20 +99,21 @@ type App struct {
 	sidebarOff   bool
 	mouseOn      bool
 
-	fr         frames
-	hist       history
-	opsReq     string // the task query filling tool cards
-	opsAgain   bool
-	waveRow    int // screen row of the message wave, -1 when not shown
-	agePhase   phase
-	phaseSince time.Duration
-	timer      Stopper
-	moving     bool
-	start      time.Duration
-	dirty      dirtySet
-	quitting   bool
-	pending    map[string]string // request id -> command name
-	stats      renderStats
+	fr            frames
+	hist          history
+	readOnlyAsked bool
+	opsReq        string // the task query filling tool cards
+	opsAgain      bool
+	waveRow       int // screen row of the message wave, -1 when not shown
+	agePhase      phase
+	phaseSince    time.Duration
+	timer         Stopper
+	moving        bool
+	start         time.Duration
+	dirty         dirtySet
+	quitting      bool
+	pending       map[string]string // request id -> command name
+	stats         renderStats
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -174,6 +178,9 @@ func (a *App) wake(b batch) bool {
 	}
 	if b.lost != nil {
 		a.portLost(b.lost)
+	}
+	if b.history != nil {
+		a.readOnlyLoaded(b.history)
 	}
 	for _, ev := range b.events {
 		a.input(ev)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/port"
 	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tui/cards"
@@ -150,7 +151,7 @@ func (a *App) applyEvent(ev *port.Event) {
 		a.info.session = ev.Session
 	}
 	switch ev.Type {
-	case "task.created":
+	case core.EvTaskCreated:
 		var d struct{ Request string }
 		decodeData(ev.Data, &d)
 		a.task = taskInfo{id: ev.Task, session: ev.Session, request: safeText(d.Request), state: "pending", startedAt: a.clock.Now()}
@@ -159,7 +160,7 @@ func (a *App) applyEvent(ev *port.Event) {
 		if last := a.lastItem(); last == nil || last.kind != itemUser || last.text != a.task.request {
 			a.addItem(&item{kind: itemUser, text: a.task.request})
 		}
-	case "task.state":
+	case core.EvTaskState:
 		var d struct{ To, Reason string }
 		decodeData(ev.Data, &d)
 		a.task.state, a.task.reason = d.To, safeLine(d.Reason)
@@ -173,7 +174,7 @@ func (a *App) applyEvent(ev *port.Event) {
 		case "stopping":
 			a.phase = phaseStopping
 		}
-	case "message":
+	case core.EvMessage:
 		var d struct{ Role, Content string }
 		decodeData(ev.Data, &d)
 		if d.Role != "assistant" {
@@ -189,22 +190,22 @@ func (a *App) applyEvent(ev *port.Event) {
 		} else if d.Content != "" {
 			a.addItem(&item{kind: itemAssistant, text: safeText(d.Content), final: true})
 		}
-	case "operation.requested":
+	case core.EvOperationRequested:
 		t := &toolInfo{op: cards.Op{ID: ev.Operation}}
 		a.applyOp(t, ev)
 		a.addItem(&item{kind: itemTool, tool: t})
-	case "operation.decision", "operation.intent", "operation.dispatched", "operation.result", "operation.unknown":
+	case core.EvOperationDecision, core.EvOperationIntent, core.EvOperationDispatched, core.EvOperationResult, core.EvOperationUnknown:
 		if t := a.toolItem(ev.Operation); t != nil {
 			a.applyOp(t.tool, ev)
 			t.touch()
 		}
-		if ev.Type == "operation.result" || ev.Type == "operation.unknown" {
+		if ev.Type == core.EvOperationResult || ev.Type == core.EvOperationUnknown {
 			if ev.Task != "" && a.task.id == "" {
 				a.task.id = ev.Task
 			}
 			a.wantOperations()
 		}
-	case "permission.requested":
+	case core.EvPermissionRequested:
 		ap := newApproval(ev, a.clock.Now())
 		if t := a.toolItem(ap.operation); t != nil {
 			a.applyOp(t.tool, ev)
@@ -212,7 +213,7 @@ func (a *App) applyEvent(ev *port.Event) {
 		}
 		a.addItem(&item{kind: itemApproval, approval: ap})
 		a.phase = phaseWaiting
-	case "permission.resolved":
+	case core.EvPermissionResolved:
 		var d struct{ Operation, Verdict string }
 		decodeData(ev.Data, &d)
 		if it := a.approvalItem(d.Operation); it != nil && it.approval.state == approvalPending {
@@ -225,14 +226,14 @@ func (a *App) applyEvent(ev *port.Event) {
 		if a.phase == phaseWaiting {
 			a.phase = phaseRunning
 		}
-	case "command.result":
+	case core.EvCommandResult:
 		// command.result names no operation: it is the evidence of the
 		// latest exec call.
 		if t := a.lastTool("exec"); t != nil {
 			a.applyOp(t.tool, ev)
 			t.touch()
 		}
-	case "intervention":
+	case core.EvIntervention:
 		var d struct{ ID, State string }
 		decodeData(ev.Data, &d)
 		for _, it := range a.items {
@@ -245,11 +246,11 @@ func (a *App) applyEvent(ev *port.Event) {
 				it.touch()
 			}
 		}
-	case "yolo":
+	case core.EvYolo:
 		var d struct{ On bool }
 		decodeData(ev.Data, &d)
 		a.yolo = d.On
-	case "diff.summary":
+	case core.EvDiffSummary:
 		var d port.Diff
 		decodeData(ev.Data, &d)
 		a.info.files, a.info.pre = d.Changed, d.PreExisting

@@ -20,6 +20,7 @@ type box struct {
 	resize  bool
 	lost    error
 	closed  bool
+	history []port.Event
 }
 
 // batch is everything that happened since the last wake.
@@ -30,6 +31,7 @@ type batch struct {
 	resize  bool
 	lost    error
 	closed  bool
+	history []port.Event
 }
 
 func newBox() *box {
@@ -55,6 +57,8 @@ func (b *box) putRecord(r port.Record) {
 	b.cond.Signal()
 }
 
+func (b *box) putHistory(evs []port.Event) { b.set(func() { b.history = append(b.history, evs...) }) }
+
 func (b *box) setTick() { b.set(func() { b.tick = true }) }
 
 func (b *box) setLost(err error) { b.set(func() { b.lost = err }) }
@@ -72,10 +76,10 @@ func (b *box) set(f func()) {
 func (b *box) wait() batch {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for len(b.events) == 0 && len(b.records) == 0 && !b.tick && !b.resize && b.lost == nil && !b.closed {
+	for len(b.events) == 0 && len(b.records) == 0 && !b.tick && !b.resize && b.lost == nil && !b.closed && b.history == nil {
 		b.cond.Wait()
 	}
-	out := batch{events: b.events, records: b.records, tick: b.tick, resize: b.resize, lost: b.lost, closed: b.closed}
-	b.events, b.records, b.tick, b.resize, b.lost = nil, nil, false, false, nil
+	out := batch{events: b.events, records: b.records, tick: b.tick, resize: b.resize, lost: b.lost, closed: b.closed, history: b.history}
+	b.events, b.records, b.tick, b.resize, b.lost, b.history = nil, nil, false, false, nil, nil
 	return out
 }

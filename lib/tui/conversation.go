@@ -159,7 +159,7 @@ func (a *App) busyRows(row func(...any) line) []line {
 		row("command  ", theme.Muted, cmd, theme.Base),
 		row("since    ", theme.Muted, since, theme.Base), {},
 		row("This view is read-only: nothing can start here until it finishes.", theme.Subtle),
-		row("History stays readable: fluzo history list · fluzo replay TASK", theme.Subtle),
+		row("h shows its stored history here, read-only (also: fluzo history list · fluzo replay TASK)", theme.Subtle),
 	}
 }
 

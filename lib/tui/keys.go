@@ -91,6 +91,10 @@ func (a *App) key(ev *tcell.EventKey) {
 			return
 		}
 	}
+	if a.phase == phaseBusy && ev.Key() == tcell.KeyRune && ev.Rune() == 'h' {
+		a.loadReadOnly()
+		return
+	}
 	if a.focus == focusChat {
 		a.chatKey(ev)
 		return

@@ -11,7 +11,7 @@ _fluzo() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
+      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -209,8 +209,8 @@ _fluzo() {
     "/agent/cancel") words="--workspace -C --help" ;;
     "/agent/kill") words="--workspace -C --yes --help" ;;
     "/tool") words="serve call schema baseline diff --help" ;;
-    "/tool/serve") words="--root --grace --capture-limit --env --inherit-env --auth-file --help" ;;
-    "/tool/call") words="--root --grace --capture-limit --env --inherit-env --auth-file --args --help" ;;
+    "/tool/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --help" ;;
+    "/tool/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --help" ;;
     "/tool/schema") words="--help" ;;
     "/tool/baseline") words="--root --help" ;;
     "/tool/diff") words="--root --baseline --touched --help" ;;

@@ -3,7 +3,9 @@
 package tui
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,8 +45,8 @@ after a short arming window, answer them. Enter and Space never approve.`,
 			&cli.BoolFlag{Name: "ascii", Usage: "draw with ASCII only"},
 			&cli.BoolFlag{Name: "no-color", Usage: "no colour (also when NO_COLOR is set)"},
 			&cli.BoolFlag{Name: "mouse", Usage: "capture the mouse (wheel scrolls; ctrl+o releases it)"},
-			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu"},
-			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu (default)"},
+			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu (not in this release: accepted, no menu yet)"},
+			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu (the default)"},
 			&cli.StringFlag{Name: "draft", Usage: "pre-fill the composer with `TEXT`"},
 			&cli.BoolFlag{Name: "submit", Usage: "submit the --draft at once"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for the agent, `KEY=VALUE` (repeatable)"},
@@ -118,6 +120,7 @@ func action(ctx context.Context, c *cli.Command) error {
 		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
 		Mouse:     c.Bool("mouse"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
+		ReadOnlyHistory: func() ([]port.Event, error) { return storedEvents(ctx, root) },
 	}
 	if fps < 0 {
 		opts.FPS = 60
@@ -147,6 +150,61 @@ func findAgent() (string, error) {
 	if err != nil {
 		return "", core.Errorf(core.CodeConfigurationRequired, "fluzo-agent was not found beside fluzo-tui or on PATH").
 			WithHint("install the whole toolkit, or set FLUZO_AGENT to its path")
+	}
+	return p, nil
+}
+
+// readOnlyTail bounds the read-only history: the newest events only.
+const readOnlyTail = 2000
+
+// storedEvents reads the workspace's stored events with fluzo-store, which
+// needs no ownership (the read-only view when another process owns it).
+func storedEvents(ctx context.Context, root string) ([]port.Event, error) {
+	store, err := findSibling("fluzo-store")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, store, "-C", root, "events")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot run fluzo-store")
+	}
+	var ring []port.Event
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var ev port.Event
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type != "" {
+			ring = append(ring, ev)
+			if len(ring) > 2*readOnlyTail {
+				ring = append([]port.Event(nil), ring[len(ring)-readOnlyTail:]...)
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, core.Wrap(err, core.CodeStorageError, "fluzo-store events failed").WithHint("run fluzo-store events in the workspace to see why")
+	}
+	if len(ring) > readOnlyTail {
+		ring = ring[len(ring)-readOnlyTail:]
+	}
+	return ring, nil
+}
+
+// findSibling prefers the toolkit binary beside this executable, then PATH.
+func findSibling(name string) (string, error) {
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", core.Errorf(core.CodeConfigurationRequired, "%s was not found beside fluzo-tui or on PATH", name).
+			WithHint("install the whole toolkit")
 	}
 	return p, nil
 }
