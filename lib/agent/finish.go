@@ -77,8 +77,10 @@ func (a *run) declareContract(ctx context.Context) error {
 	switch {
 	case a.verify != "":
 		return nil
+	case a.waived && a.waiverRecorded:
+		return nil
 	case a.waived:
-		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
+		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, waiverBody)
 		if err != nil {
 			return stopWith(core.CodeStorageError, "journal_unavailable", err)
 		}

@@ -53,8 +53,8 @@ compaction_still_too_large, compaction_budget_exhausted,
 compaction_persistence_failed or compaction_nothing_eligible; a cancel while
 the compaction request is in flight ends the task cancelled with reason
 compaction_cancelled. The context is never switched on failure.`},
-		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_intent_commit or
-FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
+		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_task_created,
+FLUZO_FAULT=after_intent_commit or FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
 boundary (recovery tests only; ignored without the test profile).
 XDG_RUNTIME_DIR locates control sockets.`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
