@@ -177,7 +177,10 @@ const maxStoredResult = 16 << 10
 func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error {
 	to := core.OpSucceeded
 	reason := ""
-	if !out.OK {
+	switch {
+	case out.Unknown:
+		to, reason = core.OpUnknown, ReasonToolBackendLost
+	case !out.OK:
 		to = core.OpFailed
 		if out.Error != nil {
 			reason = string(out.Error.Code)

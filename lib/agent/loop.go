@@ -125,6 +125,8 @@ type run struct {
 	summary        string
 	found          []Loop
 	pending        *PendingApproval
+	// backendRestarts counts this attempt's restarts of a lost backend.
+	backendRestarts int
 }
 
 // Run executes one task to a recorded outcome and returns its result.
