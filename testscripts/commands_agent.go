@@ -21,15 +21,19 @@ func init() {
 // rust-toolchain makes the machine's Rust toolchain usable under the
 // script's isolated HOME: a rustup installation is found through
 // $HOME/.rustup and $HOME/.cargo, which are linked to the real ones (a
-// distribution cargo needs nothing). It then runs cargo --version with the
+// distribution cargo needs nothing). With outside-home, HOME stays empty
+// and RUSTUP_HOME and CARGO_HOME point at the real installation instead,
+// as in official Rust images. It then runs cargo --version with the
 // script's environment and fails the script when that does not work, so a
 // missing toolchain is never a silent pass.
 func rustToolchain(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: rust-toolchain")
+	if neg || len(args) > 1 || (len(args) == 1 && args[0] != "outside-home") {
+		ts.Fatalf("usage: rust-toolchain [outside-home]")
 	}
+	outside := len(args) == 1
 	realHome, _ := os.UserHomeDir()
 	home := ts.Getenv("HOME")
+	cargoEnv := []string{"PATH=" + ts.Getenv("PATH"), "HOME=" + home}
 	for name, env := range map[string]string{".rustup": "RUSTUP_HOME", ".cargo": "CARGO_HOME"} {
 		src := os.Getenv(env)
 		if src == "" && realHome != "" {
@@ -39,6 +43,10 @@ func rustToolchain(ts *testscript.TestScript, neg bool, args []string) {
 		if _, err := os.Stat(src); err != nil {
 			continue
 		}
+		if outside {
+			ts.Setenv(env, src)
+			continue
+		}
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
@@ -46,8 +54,11 @@ func rustToolchain(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("rust-toolchain: %v", err)
 		}
 	}
+	if outside {
+		cargoEnv = append(cargoEnv, "RUSTUP_HOME="+ts.Getenv("RUSTUP_HOME"), "CARGO_HOME="+ts.Getenv("CARGO_HOME"))
+	}
 	cmd := exec.Command("cargo", "--version")
-	cmd.Env = []string{"PATH=" + ts.Getenv("PATH"), "HOME=" + home}
+	cmd.Env = cargoEnv
 	if out, err := cmd.CombinedOutput(); err != nil {
 		ts.Fatalf("rust-toolchain: cargo does not run (%v): %s; install Rust (rustup or the distribution's cargo)", err, out)
 	}

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -125,7 +124,7 @@ func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) 
 // outcome commits the result, bounds what enters the context, and feeds
 // loop detection.
 func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOutcome) error {
-	body, _ := json.Marshal(out)
+	body, _ := core.MarshalVerbatim(out)
 	art := ""
 	limit := orDefault(a.ToolContextMaxBytes, defaultToolContextMaxBytes)
 	if len(body) > limit {

@@ -202,7 +202,7 @@ Do not invent facts that are not in the history.`
 // carrying the summary with its source range and artifact, then the kept
 // tail. The original history is not modified.
 func applyCompaction(msgs []message, p compactionPlan, s summary, artifact string) []message {
-	body, _ := json.Marshal(s)
+	body, _ := core.MarshalVerbatim(s)
 	note := message{Role: roleUser, Section: "compaction", Content: fmt.Sprintf(
 		"Summary of earlier history (messages %d-%d, artifact %s). It is lossy model-written context, not current state or instructions:\n%s",
 		p.From, p.To-1, artifact, body)}

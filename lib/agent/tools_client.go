@@ -76,7 +76,7 @@ func startToolServer(ctx context.Context, root string, extra ...string) (*toolCl
 	if err != nil {
 		return nil, err
 	}
-	schemas, _ := json.Marshal(tools.Schemas())
+	schemas, _ := core.MarshalVerbatim(tools.Schemas())
 	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, extra: extra, quit: make(chan struct{})}
 	go t.watchStopping(c, t.quit)
 	return t, nil

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 // This file is the one place that knows the shapes of fluzo-tool's
@@ -35,10 +37,10 @@ func toolKind(name string) int {
 // (pipes, quoting, variables). The two never fall back to each other.
 func verificationCall(command string) (string, json.RawMessage) {
 	if strings.ContainsAny(command, "|&;<>$`\"'*?()~#") {
-		b, _ := json.Marshal(map[string]any{"script": command})
+		b, _ := core.MarshalVerbatim(map[string]any{"script": command})
 		return "shell", b
 	}
-	b, _ := json.Marshal(map[string]any{"argv": strings.Fields(command)})
+	b, _ := core.MarshalVerbatim(map[string]any{"argv": strings.Fields(command)})
 	return "exec", b
 }
 
@@ -104,7 +106,7 @@ func capTimeout(call toolCall, limit time.Duration) json.RawMessage {
 		return call.Args
 	}
 	args["timeout_seconds"] = max
-	out, err := json.Marshal(args)
+	out, err := core.MarshalVerbatim(args)
 	if err != nil {
 		return call.Args
 	}

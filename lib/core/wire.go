@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
 
 // Command is a request on a JSONL port or control socket. The command's
@@ -52,4 +53,28 @@ func DecodeStrict(data []byte, v any) error {
 			WithHint("send exactly one JSON object per line")
 	}
 	return nil
+}
+
+// MarshalVerbatim encodes v as compact JSON the way a model must read it:
+// unlike json.Marshal, "<", ">" and "&" stay as they are instead of
+// becoming \u003c, \u003e and \u0026. Code is full of them (i < n, &&), and
+// JSON that is later embedded in a message's text (a tool result, a
+// summary, a tool call's arguments) would otherwise show the model escape
+// sequences instead of the code. Every encoding on the model path uses it.
+func MarshalVerbatim(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// NewVerbatimEncoder returns a JSON Lines encoder that, like
+// MarshalVerbatim, writes "<", ">" and "&" verbatim.
+func NewVerbatimEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }

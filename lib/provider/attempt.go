@@ -112,6 +112,9 @@ func (c *Client) checkStatus(resp *http.Response) error {
 	if msg != "" {
 		e.Message += ": " + msg
 	}
+	if fromSimulator(body) {
+		e = e.WithHint("%s", simulatorHint)
+	}
 	return e
 }
 

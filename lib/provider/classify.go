@@ -17,6 +17,11 @@ var capacityWords = []string{
 // body to a class.
 func classifyStatus(status int, body []byte) Class {
 	switch {
+	case fromSimulator(body):
+		// The simulator quotes the tool result it could not match, and
+		// code often says "capacity" or "quota": its words are not the
+		// server's state.
+		return ClassInvalidRequest
 	case status == http.StatusTooManyRequests:
 		return ClassRateLimited
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -42,6 +47,28 @@ func mentionsCapacity(body []byte) bool {
 	return false
 }
 
+// simulatorHint replaces the generic invalid-request hint when fluzo-sim
+// refused a request: the model name is fine, the scenario did not expect
+// what the agent sent.
+const simulatorHint = "the simulator's scenario has no step matching this request; compare the step's match (tool, arguments, content patterns) with the tool result quoted above, or run fluzo-sim check on the scenario"
+
+// fromSimulator reports whether an error body is fluzo-sim's refusal of
+// a request its scenario did not expect ({"error":{"type":"fluzo_sim_unexpected"}}; its scripted failures are
+// ordinary server errors).
+func fromSimulator(body []byte) bool {
+	var v struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(body, &v) == nil && v.Error.Type == "fluzo_sim_unexpected"
+}
+
+// maxServerMessage bounds a server's error message: long enough for the
+// simulator's expected-versus-observed explanation with the tool result it
+// quotes.
+const maxServerMessage = 600
+
 // serverMessage extracts a short, printable message from an error body
 // ({"error":{"message":…}} or {"error":"…"} or {"message":…}), bounded so
 // that a hostile server cannot flood logs.
@@ -65,7 +92,7 @@ func serverMessage(body []byte) string {
 			msg = v.Message
 		}
 	}
-	return clip(printable(msg), 200)
+	return clip(printable(msg), maxServerMessage)
 }
 
 // printable drops control characters from server-provided text.

@@ -148,5 +148,5 @@ func encodeLaya(req LayaRequest) ([]byte, error) {
 		}
 		qs[name] = m
 	}
-	return json.Marshal(map[string]any{"model": req.Model, "state": req.State, "questions": qs})
+	return core.MarshalVerbatim(map[string]any{"model": req.Model, "state": req.State, "questions": qs})
 }

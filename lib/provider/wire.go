@@ -3,6 +3,8 @@ package provider
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 // Wire shapes of the Chat Completions protocol, decoded leniently: unknown
@@ -116,7 +118,7 @@ func encodeRequest(r Request) ([]byte, error) {
 	for _, t := range r.Tools {
 		w.Tools = append(w.Tools, wireOutTool{Type: "function", Function: t})
 	}
-	return json.Marshal(w)
+	return core.MarshalVerbatim(w)
 }
 
 func syntheticID(n int) string { return "call_" + strconv.Itoa(n) }

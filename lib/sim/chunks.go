@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 // chunkBuilder renders a Respond as Chat Completions stream chunks in the
@@ -22,7 +24,7 @@ func (b *chunkBuilder) add(choices []any, usage any) {
 	if usage != nil {
 		c["usage"] = usage
 	}
-	raw, _ := json.Marshal(c)
+	raw, _ := core.MarshalVerbatim(c)
 	b.out = append(b.out, string(raw))
 }
 
@@ -177,7 +179,7 @@ func completion(id, model string, r *Respond) []byte {
 	if r.Usage != nil && r.UsageIn != "none" {
 		c["usage"] = usageObject(r.Usage)
 	}
-	raw, _ := json.Marshal(c)
+	raw, _ := core.MarshalVerbatim(c)
 	return raw
 }
 

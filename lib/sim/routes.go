@@ -1,12 +1,15 @@
 package sim
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 const maxRequestBody = 16 << 20
@@ -19,9 +22,20 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case "/_sim/verdict":
 		writeJSON(w, http.StatusOK, s.Verify())
 		return
+	case "/_sim/release":
+		if r.Method == http.MethodPost && r.URL.Query().Get("gate") != "" {
+			gate := r.URL.Query().Get("gate")
+			s.Release(gate)
+			writeJSON(w, http.StatusOK, map[string]any{"v": 1, "type": "released", "gate": gate})
+			return
+		}
 	case "/_sim/shutdown":
 		if r.Method == http.MethodPost {
+			// Close cuts every connection, this one too: the reply must be
+			// on the wire first. writeJSON sets Content-Length, so after the
+			// flush nothing of this response is left to write.
 			writeJSON(w, http.StatusOK, s.Verify())
+			http.NewResponseController(w).Flush()
 			go s.Close()
 			return
 		}
@@ -102,7 +116,7 @@ func (s *Server) answer(w *statusWriter, r *http.Request, endpoint string, rec *
 	s.mu.Unlock()
 	if step == nil {
 		s.unexpectedRequest(rec, expected, why, o)
-		writeError(w, http.StatusBadRequest, "fluzo-sim: unexpected request: "+why)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"message": unexpectedMessage(why, o), "type": ErrorTypeUnexpected, "code": http.StatusBadRequest}})
 		return
 	}
 	rec.Step, rec.Outcome = step.ID, "answered"
@@ -119,11 +133,45 @@ func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed
 		Endpoint: rec.Endpoint, ExpectedStep: expected, Why: why, Observed: o})
 }
 
+// ErrorTypeUnexpected is the error type of the answer to a request no
+// step accepted, so that a client can tell the scenario's refusal from a
+// scripted server failure.
+const ErrorTypeUnexpected = "fluzo_sim_unexpected"
+
+// maxShownToolResult bounds the tool result quoted in an unexpected
+// request's error: enough to see what the model path delivered, little
+// enough to stay readable in a result record.
+const maxShownToolResult = 240
+
+// unexpectedMessage is the error an unexpected request gets: why no step
+// matched and, when the request answers a tool call, the tool result the
+// scenario's match was applied to, as the model receives it — the usual
+// cause is a content pattern that does not match the real tool output.
+func unexpectedMessage(why string, o observed) string {
+	msg := "fluzo-sim: unexpected request: " + why
+	if t := o.lastTool; t != nil {
+		msg += fmt.Sprintf("; the last tool result (tool %q) was: %s", t.name, clipText(t.content, maxShownToolResult))
+	}
+	return msg
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	raw, _ := json.Marshal(v)
+	raw, _ := core.MarshalVerbatim(v)
+	raw = append(raw, '\n')
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
 	w.WriteHeader(status)
-	w.Write(append(raw, '\n'))
+	w.Write(raw)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {

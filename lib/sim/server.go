@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -39,6 +38,7 @@ type Server struct {
 	unexpected  []Unexpected
 	inflight    map[string]int
 	maxInflight map[string]int
+	gates       map[string]chan struct{} // by name; closed when released
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -63,6 +63,12 @@ func StartWith(ctx context.Context, sc *Scenario, opt Options) (*Server, error) 
 		ln.Close()
 		return nil, err
 	}
+	return serveOn(ctx, sc, opt, ln, tln), nil
+}
+
+// serveOn serves sc on the listeners ln (the API) and tln (the redirect
+// target). Tests pass wrapped listeners to slow the connections down.
+func serveOn(ctx context.Context, sc *Scenario, opt Options, ln, tln net.Listener) *Server {
 	s := &Server{
 		sc: sc, url: "http://" + ln.Addr().String(), shutdown: make(chan struct{}),
 		queues: newQueues(sc), inflight: map[string]int{}, maxInflight: map[string]int{}, log: opt.Log,
@@ -77,7 +83,7 @@ func StartWith(ctx context.Context, sc *Scenario, opt Options) (*Server, error) 
 		case <-s.shutdown:
 		}
 	}()
-	return s, nil
+	return s
 }
 
 func listenLoopback(addr string) (net.Listener, error) {
@@ -145,7 +151,7 @@ func (s *Server) writeRecord(r *record) {
 	if s.log == nil {
 		return
 	}
-	raw, _ := json.Marshal(r)
+	raw, _ := core.MarshalVerbatim(r)
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	s.log.Write(append(raw, '\n'))

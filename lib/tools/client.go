@@ -97,7 +97,7 @@ func NewLocal(ctx context.Context, opts Options) (*Client, error) {
 }
 
 func pipeClient(w io.WriteCloser, r io.Reader) *Client {
-	c := &Client{enc: json.NewEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16)}
+	c := &Client{enc: core.NewVerbatimEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16)}
 	go c.read(r)
 	return c
 }

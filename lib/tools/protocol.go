@@ -80,7 +80,7 @@ const (
 )
 
 func okReply(re string, result any) Reply {
-	data, err := json.Marshal(result)
+	data, err := core.MarshalVerbatim(result)
 	if err != nil {
 		return errReply(re, core.Wrap(err, core.CodeInternal, "cannot encode the result"))
 	}

@@ -6,6 +6,8 @@ import (
 	"embed"
 	"encoding/json"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 //go:embed descriptions/*.txt
@@ -129,8 +131,7 @@ func Schemas() []Schema {
 // "fluzo-tool schema" prints), without HTML escaping.
 func SchemasJSON() ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := core.NewVerbatimEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(Schemas()); err != nil {
 		return nil, err

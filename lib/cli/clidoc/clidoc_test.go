@@ -37,14 +37,14 @@ func TestManPage(t *testing.T) {
 }
 
 func TestCompletionScriptsKnowNestedCommands(t *testing.T) {
-	bash := Bash(sample())
+	bash := Completion{Root: sample()}.Bash()
 	if !strings.Contains(bash, `"/history/purge") words="--yes --help"`) || !strings.Contains(bash, `"/history") words="purge --help"`) {
 		t.Errorf("bash script misses nested words:\n%s", bash)
 	}
-	if z := Zsh(sample()); !strings.Contains(z, "#compdef fluzo-x") || strings.Contains(z, "local path") {
+	if z := (Completion{Root: sample()}).Zsh(); !strings.Contains(z, "#compdef fluzo-x") || strings.Contains(z, "local path") {
 		t.Errorf("zsh script wrong:\n%s", z)
 	}
-	fish := Fish(sample())
+	fish := Completion{Root: sample()}.Fish()
 	if !strings.Contains(fish, "-a 'purge' -d 'delete sessions'") || !strings.Contains(fish, "-d 'read FILE first'") {
 		t.Errorf("fish script misses entries:\n%s", fish)
 	}
@@ -53,5 +53,22 @@ func TestCompletionScriptsKnowNestedCommands(t *testing.T) {
 func TestNonASCIIBecomesRoffGlyphs(t *testing.T) {
 	if got := esc("see §27 — a → b…"); got != `see \[sc]27 \[em] a \[->] b...` {
 		t.Fatalf("esc = %q", got)
+	}
+}
+
+func TestValueInferenceFromPlaceholders(t *testing.T) {
+	c := Completion{Keys: []string{"a.b"}, Choices: map[string][]string{"TOOL": {"view"}}}
+	for _, tc := range []struct {
+		ph, flag string
+		want     valueKind
+	}{
+		{"FILE", "config", valueFiles}, {"[FILE]", "", valueFiles}, {"DIR", "workspace", valueDirs},
+		{"TASK", "", valueTasks}, {"ID", "task", valueTasks}, {"ID", "session", valueSessions},
+		{"KEY=VALUE", "set", valueKeysEq}, {"KEY", "", valueKeys}, {"TOOL", "", valueWords},
+		{"N", "max-turns", valueNone}, {"COMMAND", "verify", valueNone},
+	} {
+		if got := c.valueFor(tc.ph, tc.flag).kind; got != tc.want {
+			t.Errorf("valueFor(%q, %q) = %d, want %d", tc.ph, tc.flag, got, tc.want)
+		}
 	}
 }

@@ -1,23 +1,162 @@
 package clidoc
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 )
 
-// The completion scripts are static: they walk the words typed so far
-// through the known subcommand paths and offer that node's subcommands and
-// flags. No program runs while completing, so completion never touches a
-// workspace or a store.
+// The completion scripts are generated from the command tree: they walk
+// the words typed so far through the known subcommand paths and offer that
+// node's subcommands and flags, and a flag's or argument's values where
+// they are known. Only task and session ids come from a running program —
+// "fluzo-store tasks --ids" and "fluzo-store sessions --ids", which open
+// the store read-only — so completion never changes a workspace or a
+// store.
 
-func pathCases(root *cli.Command, pattern func(string) string) string {
-	var b strings.Builder
-	for _, n := range walk(root)[1:] {
-		fmt.Fprintf(&b, "      %s) p=%q ;;\n", pattern(strings.ReplaceAll(n.path, " ", "/")), "/"+strings.ReplaceAll(n.path, " ", "/"))
+// Completion is what the generated scripts know: the command tree and
+// the value sources that are not in it.
+type Completion struct {
+	Root *cli.Command
+	// Keys are the setting keys, offered for a KEY argument and, with "=",
+	// for a KEY=VALUE flag value.
+	Keys []string
+	// KeyValues are the values a setting accepts where they are few
+	// (enum options, true/false), offered for the VALUE after a KEY.
+	KeyValues map[string][]string
+	// Choices are fixed values for a placeholder (a flag's `NAME` in its
+	// usage or a command's ArgsUsage word), e.g. "TOOL" → the tool names.
+	Choices map[string][]string
+}
+
+// valueKind says how a flag value or an argument completes.
+type valueKind int
+
+const (
+	valueNone     valueKind = iota // a value nobody can guess: offer nothing
+	valueFiles                     // file names
+	valueDirs                      // directory names
+	valueTasks                     // task ids from the store
+	valueSessions                  // session ids from the store
+	valueKeys                      // setting keys
+	valueKeysEq                    // setting keys followed by "="
+	valueWords                     // fixed choices
+)
+
+// valueSpec is one completable value: its kind and, for valueWords, the
+// choices.
+type valueSpec struct {
+	kind  valueKind
+	words []string
+}
+
+// valueFor infers how a value with this placeholder completes; flag is
+// the flag's name ("" for a positional argument), which disambiguates ID.
+func (c Completion) valueFor(placeholder, flag string) valueSpec {
+	ph := strings.Trim(placeholder, "[]")
+	if w, ok := c.Choices[ph]; ok {
+		return valueSpec{kind: valueWords, words: w}
 	}
-	return b.String()
+	switch {
+	case ph == "FILE":
+		return valueSpec{kind: valueFiles}
+	case ph == "DIR":
+		return valueSpec{kind: valueDirs}
+	case ph == "TASK", ph == "ID" && flag == "task":
+		return valueSpec{kind: valueTasks}
+	case ph == "ID" && flag == "session":
+		return valueSpec{kind: valueSessions}
+	case ph == "KEY=VALUE" && len(c.Keys) > 0:
+		return valueSpec{kind: valueKeysEq, words: c.Keys}
+	case ph == "KEY" && len(c.Keys) > 0:
+		return valueSpec{kind: valueKeys, words: c.Keys}
+	}
+	return valueSpec{kind: valueNone}
+}
+
+// flagValue is a value-taking flag of one node and how its value
+// completes.
+type flagValue struct {
+	names []string
+	spec  valueSpec
+}
+
+// nodeValues lists n's value-taking flags and how its first argument
+// completes (ok false when it takes none that can be completed).
+func (c Completion) nodeValues(n node) (fv []flagValue, arg valueSpec, ok bool) {
+	for _, f := range flags(n.cmd) {
+		if !f.value {
+			continue
+		}
+		ph, _ := splitPlaceholder(f.usage)
+		fv = append(fv, flagValue{names: f.names, spec: c.valueFor(ph, f.names[0])})
+	}
+	if fields := strings.Fields(n.cmd.ArgsUsage); len(fields) > 0 {
+		arg = c.valueFor(fields[0], "")
+		ok = arg.kind != valueNone
+	}
+	return fv, arg, ok
+}
+
+// keyValueNode reports whether n takes "KEY VALUE" arguments, whose
+// VALUE completes from KeyValues.
+func (c Completion) keyValueNode(n node) bool {
+	f := strings.Fields(n.cmd.ArgsUsage)
+	return len(f) >= 2 && f[0] == "KEY" && f[1] == "VALUE" && len(c.KeyValues) > 0 && len(n.cmd.Commands) == 0
+}
+
+// keyValueKeys returns the keys of KeyValues in a stable order.
+func (c Completion) keyValueKeys() []string {
+	var keys []string
+	for k := range c.KeyValues {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// usesKeys reports whether any value of the tree completes setting keys,
+// so that only those scripts carry the key list.
+func (c Completion) usesKeys() bool {
+	for _, n := range walk(c.Root) {
+		fv, arg, _ := c.nodeValues(n)
+		for _, f := range append(fv, flagValue{spec: arg}) {
+			if f.spec.kind == valueKeys || f.spec.kind == valueKeysEq {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueFlags returns every value-taking flag of the tree as typed
+// (--name, -n), so that a script walking the words skips their values.
+func valueFlags(root *cli.Command) []string {
+	var out []string
+	for _, n := range walk(root) {
+		for _, f := range flags(n.cmd) {
+			if !f.value {
+				continue
+			}
+			for _, d := range dashed(f.names) {
+				if !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// storeCall is the read-only plumbing a script runs for task or session
+// ids; $ws is the --workspace/-C value typed earlier on the line, if any.
+func storeCall(kind valueKind) string {
+	what := "tasks"
+	if kind == valueSessions {
+		what = "sessions"
+	}
+	return `fluzo-store ${ws:+--workspace="$ws"} ` + what + ` --ids 2>/dev/null`
 }
 
 func nodeKey(n node) string {
@@ -25,86 +164,6 @@ func nodeKey(n node) string {
 		return ""
 	}
 	return "/" + strings.ReplaceAll(n.path, " ", "/")
-}
-
-// Bash renders a bash completion script for root.
-func Bash(root *cli.Command) string {
-	fn := funcName(root.Name)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# bash completion for %s; generated by scripts/gen-docs, do not edit.\n", root.Name)
-	fmt.Fprintf(&b, "%s() {\n", fn)
-	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" p=\"\" w i\n")
-	b.WriteString("  for ((i = 1; i < COMP_CWORD; i++)); do\n    w=\"${COMP_WORDS[i]}\"\n    case \"$w\" in -*) continue ;; esac\n    case \"$p/$w\" in\n")
-	b.WriteString(pathCases(root, func(s string) string { return `"/` + s + `"` }))
-	b.WriteString("    esac\n  done\n  local words=\"\"\n  case \"$p\" in\n")
-	for _, n := range walk(root) {
-		subs, opts := words(n.cmd)
-		fmt.Fprintf(&b, "    %q) words=%q ;;\n", nodeKey(n), strings.Join(append(subs, opts...), " "))
-	}
-	b.WriteString("  esac\n  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\n")
-	fmt.Fprintf(&b, "complete -o default -F %s %s\n", fn, root.Name)
-	return b.String()
-}
-
-// Zsh renders a zsh completion function for root (install as _NAME in a
-// directory on $fpath).
-func Zsh(root *cli.Command) string {
-	fn := funcName(root.Name)
-	var b strings.Builder
-	fmt.Fprintf(&b, "#compdef %s\n# zsh completion for %s; generated by scripts/gen-docs, do not edit.\n", root.Name, root.Name)
-	fmt.Fprintf(&b, "%s() {\n", fn)
-	// "path" is special in zsh (tied to $PATH), hence "p".
-	b.WriteString("  local p=\"\" w i\n  for ((i = 2; i < CURRENT; i++)); do\n    w=\"${words[i]}\"\n    [[ \"$w\" == -* ]] && continue\n    case \"$p/$w\" in\n")
-	b.WriteString(pathCases(root, func(s string) string { return `("/` + s + `")` }))
-	b.WriteString("    esac\n  done\n  local -a subs opts\n  case \"$p\" in\n")
-	for _, n := range walk(root) {
-		subs, opts := words(n.cmd)
-		fmt.Fprintf(&b, "    (%q) subs=(%s); opts=(%s) ;;\n", nodeKey(n), strings.Join(subs, " "), strings.Join(opts, " "))
-	}
-	b.WriteString("  esac\n  compadd -- $subs $opts\n}\n")
-	fmt.Fprintf(&b, "%s \"$@\"\n", fn)
-	return b.String()
-}
-
-// Fish renders a fish completion script for root.
-func Fish(root *cli.Command) string {
-	prog := root.Name
-	fn := "__" + strings.TrimPrefix(funcName(prog), "_") + "_path"
-	var b strings.Builder
-	fmt.Fprintf(&b, "# fish completion for %s; generated by scripts/gen-docs, do not edit.\n", prog)
-	// The path starts with "@" so that the root is a non-empty word for test.
-	fmt.Fprintf(&b, "function %s\n  set -l p \"@\"\n  for w in (commandline -opc)[2..-1]\n    string match -q -- '-*' $w; and continue\n    switch \"$p/$w\"\n", fn)
-	for _, n := range walk(root)[1:] {
-		key := "@" + nodeKey(n)
-		fmt.Fprintf(&b, "      case %s\n        set p %s\n", fishQuote(key), fishQuote(key))
-	}
-	b.WriteString("    end\n  end\n  echo \"$p\"\nend\n")
-	fmt.Fprintf(&b, "complete -c %s -f\n", prog)
-	for _, n := range walk(root) {
-		cond := fmt.Sprintf("test (%s) = %s", fn, fishQuote("@"+nodeKey(n)))
-		for _, s := range n.cmd.Commands {
-			if s.Hidden {
-				continue
-			}
-			fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", prog, fishQuote(cond), fishQuote(s.Name), fishQuote(s.Usage))
-		}
-		for _, f := range flags(n.cmd) {
-			var parts []string
-			for _, nm := range f.names {
-				if len(nm) == 1 {
-					parts = append(parts, "-s "+nm)
-				} else {
-					parts = append(parts, "-l "+nm)
-				}
-			}
-			req := ""
-			if f.value {
-				req = " -r"
-			}
-			fmt.Fprintf(&b, "complete -c %s -n %s %s%s -d %s\n", prog, fishQuote(cond), strings.Join(parts, " "), req, fishQuote(plainUsage(f.usage)))
-		}
-	}
-	return b.String()
 }
 
 func fishQuote(s string) string {

@@ -3,6 +3,7 @@ package front
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
@@ -23,8 +24,11 @@ tests) into a fresh git repository, starts fluzo-sim with the bundled scenario,
 and runs "fluzo-agent run" there with the one grant the scenario needs
 (exec:cargo test). The agent reproduces the failure, reads and edits the
 implementation, reruns the tests, and the runtime reruns cargo test itself
-before declaring the task completed. Needs cargo; uses no network. The exit
-status is fluzo-agent's; a warning on stderr says when the simulator saw
+before declaring the task completed. Needs cargo; uses no network. Before
+anything is created it runs cargo --version in the environment the tools give
+their children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see fluzo-tool(1),
+ENVIRONMENT) and, when that fails, says which variable and path are at fault.
+The exit status is fluzo-agent's; a warning on stderr says when the simulator saw
 requests other than the scenario's.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI (required in this release)"},
@@ -50,6 +54,9 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim and fluzo-agent, and one of them is missing: %v", err).
 			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
+	}
+	if err := demo.CheckToolchain(ctx, os.Environ()); err != nil {
+		return err
 	}
 	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath})
 	if err != nil {

@@ -36,6 +36,23 @@ var shortcuts = []shortcut{
 	{"telemetry", "fluzo-observe", nil, "local telemetry: purge, health (fluzo-observe)"},
 }
 
+// Shortcut is a porcelain verb as completion sees it: "fluzo VERB args"
+// runs "BINARY PREFIX... args".
+type Shortcut struct {
+	Verb, Binary string
+	Prefix       []string
+}
+
+// Shortcuts lists the porcelain verbs, so that fluzo's completion offers
+// the flags and subcommands of what each one runs.
+func Shortcuts() []Shortcut {
+	out := make([]Shortcut, len(shortcuts))
+	for i, s := range shortcuts {
+		out[i] = Shortcut{Verb: s.verb, Binary: s.binary, Prefix: s.prefix}
+	}
+	return out
+}
+
 // Command returns the fluzo command tree.
 func Command() *cli.Command {
 	cmd := &cli.Command{

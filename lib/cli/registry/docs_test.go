@@ -34,9 +34,10 @@ func generated() map[string]string {
 			}
 		}
 		files["man/man1/"+b.Name+".1"] = clidoc.Man(clidoc.Page{Cmd: cmd, Version: core.Version, Sections: sections, SeeAlso: see})
-		files["share/completions/"+b.Name+".bash"] = clidoc.Bash(cmd)
-		files["share/completions/_"+b.Name] = clidoc.Zsh(cmd)
-		files["share/completions/"+b.Name+".fish"] = clidoc.Fish(cmd)
+		comp := Completion(b)
+		files["share/completions/"+b.Name+".bash"] = comp.Bash()
+		files["share/completions/_"+b.Name] = comp.Zsh()
+		files["share/completions/"+b.Name+".fish"] = comp.Fish()
 	}
 	return files
 }
@@ -79,7 +80,7 @@ func TestBashCompletionCompletes(t *testing.T) {
 	for _, b := range All() {
 		cmd := b.Command()
 		runner.Prepare(cmd)
-		script := clidoc.Bash(cmd)
+		script := Completion(b).Bash()
 		var first string
 		for _, c := range cmd.Commands {
 			if !c.Hidden {

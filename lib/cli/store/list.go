@@ -1,6 +1,7 @@
 package storecli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"strconv"
@@ -17,7 +18,7 @@ func sessionsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "sessions",
 		Usage:  "list the stored sessions of this repository",
-		Flags:  []cli.Flag{jsonFlag()},
+		Flags:  []cli.Flag{jsonFlag(), idsFlag()},
 		Action: runSessions,
 	}
 }
@@ -32,7 +33,28 @@ func runSessions(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("ids") {
+		var ids []string
+		for _, s := range sums {
+			ids = append(ids, s.ID)
+		}
+		return printIDs(c, ids)
+	}
 	return printSessions(c, sums, false)
+}
+
+// idsFlag selects the plainest listing: what shell completion and scripts
+// read.
+func idsFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "ids", Usage: "print only the ids, one a line (what shell completion reads)"}
+}
+
+func printIDs(c *cli.Command, ids []string) error {
+	w := bufio.NewWriter(c.Root().Writer)
+	for _, id := range ids {
+		fmt.Fprintln(w, id)
+	}
+	return w.Flush()
 }
 
 func printSessions(c *cli.Command, sums []store.SessionSummary, sizes bool) error {
@@ -69,7 +91,7 @@ func tasksCommand() *cli.Command {
 		Usage: "list stored tasks, optionally of one session",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "only tasks of session `ID`"},
-			jsonFlag(),
+			jsonFlag(), idsFlag(),
 		},
 		Action: runTasks,
 	}
@@ -89,6 +111,13 @@ func runTasks(ctx context.Context, c *cli.Command) error {
 	tasks, err := s.ListTasks(ctx, c.String("session"))
 	if err != nil {
 		return err
+	}
+	if c.Bool("ids") {
+		var ids []string
+		for _, t := range tasks {
+			ids = append(ids, t.ID)
+		}
+		return printIDs(c, ids)
 	}
 	w := c.Root().Writer
 	if c.Bool("json") {

@@ -80,6 +80,17 @@ TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 (*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
 BASH_ENV, ENV and LD_* are refused even when set explicitly.
 
+Children also get, when set, the variables toolchains use to find themselves
+and their caches, so that a toolchain installed outside HOME (as official Rust
+and Go images do) works without configuration: RUSTUP_HOME, RUSTUP_TOOLCHAIN,
+CARGO_HOME, CARGO_TARGET_DIR (Rust); GOROOT, GOPATH, GOBIN, GOCACHE,
+GOMODCACHE, GOFLAGS, GOTOOLCHAIN (Go); JAVA_HOME; PYTHONPATH, VIRTUAL_ENV,
+PYENV_ROOT, CONDA_PREFIX (Python); NODE_PATH, NVM_DIR, PNPM_HOME,
+npm_config_cache, npm_config_prefix (JavaScript); GEM_HOME, GEM_PATH, DOTNET_ROOT
+and XDG_CACHE_HOME. They name directories and build options, never
+credentials: proxy and registry URLs (GOPROXY, npm_config_registry), which can
+carry a password, are passed only through --inherit-env or --env.
+
 Git runs with GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, GIT_CONFIG_NOSYSTEM=1
 and configuration overrides that disable fsmonitor, pagers, external diff,
 textconv, hooks, filter drivers, credential helpers, editors and signing.

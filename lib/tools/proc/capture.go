@@ -2,6 +2,12 @@
 // from /dev/null, a new session and process group (so no controlling
 // terminal), bounded head-and-tail output capture that keeps draining the
 // pipes, and termination of the whole group with an honest report.
+//
+// The environment is built, never inherited whole: a child gets Baseline
+// (PATH, HOME, locale, TMPDIR), Toolchain (RUSTUP_HOME, CARGO_HOME,
+// GOPATH, GOCACHE, JAVA_HOME, VIRTUAL_ENV, NODE_PATH and the rest of that
+// documented list) and LC_*, plus what configuration and the request name;
+// credential-bearing names are never inherited (Secret).
 package proc
 
 import (

@@ -16,6 +16,32 @@ import (
 // loader and shell-startup overrides — is left behind unless named.
 var Baseline = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR"}
 
+// Toolchain lists the variables toolchains use to find themselves, their
+// caches and their packages, also inherited without being asked: without
+// them a toolchain installed outside HOME (official Rust and Go images set
+// RUSTUP_HOME, CARGO_HOME and GOPATH to /usr/local/...) does not run, and
+// a build starts from an empty cache. They name directories and build
+// options, never credentials — which is why GOPROXY, GOPRIVATE, GONOSUMDB,
+// npm_config_registry and the like, which can embed a user and password in
+// a URL, are not here — and the secret filter still applies on top. Keep
+// the fluzo-tool man page (Environment) in step with this list.
+var Toolchain = []string{
+	// Rust
+	"RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CARGO_HOME", "CARGO_TARGET_DIR",
+	// Go
+	"GOROOT", "GOPATH", "GOBIN", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOTOOLCHAIN",
+	// Java
+	"JAVA_HOME",
+	// Python
+	"PYTHONPATH", "VIRTUAL_ENV", "PYENV_ROOT", "CONDA_PREFIX",
+	// JavaScript
+	"NODE_PATH", "NVM_DIR", "PNPM_HOME", "npm_config_cache", "npm_config_prefix",
+	// Ruby, .NET
+	"GEM_HOME", "GEM_PATH", "DOTNET_ROOT",
+	// where caches default to when HOME is not the place
+	"XDG_CACHE_HOME",
+}
+
 // forbidden names can inject code into a child (loader preloads, shell
 // startup files) and are refused even when set explicitly.
 func forbidden(name string) bool {
@@ -77,9 +103,9 @@ func checkName(n string) error {
 	return nil
 }
 
-// Build returns the child environment: the baseline and LC_* from parent,
-// TERM=dumb, the policy's inherited names and values, then the request's
-// own values (request wins). PATH keeps only absolute entries, so an
+// Build returns the child environment: the baseline, the toolchain
+// variables and LC_* from parent, TERM=dumb, the policy's inherited names
+// and values, then the request's own values (request wins). PATH keeps only absolute entries, so an
 // implicit "." never broadens what an executable name resolves to.
 func Build(parent []string, policy EnvPolicy, request map[string]string) ([]string, error) {
 	from := map[string]string{}
@@ -91,6 +117,11 @@ func Build(parent []string, policy EnvPolicy, request map[string]string) ([]stri
 	env := map[string]string{}
 	for _, k := range Baseline {
 		if v, ok := from[k]; ok {
+			env[k] = v
+		}
+	}
+	for _, k := range Toolchain {
+		if v, ok := from[k]; ok && !Secret(k) {
 			env[k] = v
 		}
 	}

@@ -39,6 +39,35 @@ func TestBuildKeepsOnlyTheBaseline(t *testing.T) {
 	}
 }
 
+// A toolchain installed outside HOME is found: its variables reach the
+// child without configuration, and a credential never does.
+func TestBuildInheritsToolchainVariables(t *testing.T) {
+	parent := []string{"PATH=/usr/local/cargo/bin:/usr/bin", "HOME=/home/u", "RUSTUP_HOME=/usr/local/rustup", "CARGO_HOME=/usr/local/cargo",
+		"GOPATH=/go", "GOCACHE=/cache/go", "GOMODCACHE=/go/pkg/mod", "GOROOT=/usr/local/go", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local",
+		"JAVA_HOME=/opt/java", "PYTHONPATH=/src", "VIRTUAL_ENV=/venv", "NODE_PATH=/node", "npm_config_cache=/npm",
+		"GOPROXY=https://user:pw@proxy.invalid", "CARGO_REGISTRY_TOKEN=t"}
+	env, err := Build(parent, EnvPolicy{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := " " + strings.Join(env, " ") + " "
+	for _, kv := range parent[2:15] {
+		if !strings.Contains(got, " "+kv+" ") {
+			t.Errorf("child env lacks %s: %s", kv, got)
+		}
+	}
+	for _, name := range []string{"GOPROXY=", "CARGO_REGISTRY_TOKEN="} {
+		if strings.Contains(got, " "+name) {
+			t.Errorf("child env has %s: %s", name, got)
+		}
+	}
+	for _, name := range Toolchain {
+		if Secret(name) || forbidden(name) {
+			t.Errorf("toolchain variable %s is a secret or forbidden name", name)
+		}
+	}
+}
+
 func TestLookPathIgnoresRelativeEntries(t *testing.T) {
 	if _, err := LookPath("sh", []string{"PATH=.:bin"}); err == nil {
 		t.Fatal("a relative PATH entry was searched")
