@@ -42,7 +42,9 @@ func (a *run) verifyClaim(ctx context.Context) bool {
 		return false
 	}
 	limit := orDefault(a.VerificationAttempts, defaultVerificationAttempts)
-	if a.verifyRuns >= limit {
+	// A policy denial blocked required work: more runs cannot help
+	// until the user grants it (the task ends permission_denied).
+	if a.verifyRuns >= limit || a.denied {
 		return false
 	}
 	text := verificationFeedback(*v.Evidence, a.verifyOutput, a.verifyRuns, limit)

@@ -183,6 +183,10 @@ func addAttempt(ctx context.Context, s *store.Store, d *Diag, a core.Attempt) er
 	if err != nil {
 		return err
 	}
+	detail, err := s.TaskFailureDetail(ctx, a.TaskID)
+	if err != nil {
+		return err
+	}
 	for _, o := range ops {
 		da.Operations = append(da.Operations, DiagOp{ID: o.ID, Tool: o.Tool, State: o.State, Decision: o.Decision, Rule: o.Rule})
 		d.Operations.Total++
@@ -194,7 +198,7 @@ func addAttempt(ctx context.Context, s *store.Store, d *Diag, a core.Attempt) er
 		case core.OpFailed:
 			d.Failures = append(d.Failures, "operation "+o.ID+" "+o.Tool+" failed")
 		case core.OpDenied:
-			d.Failures = append(d.Failures, "operation "+o.ID+" "+o.Tool+" denied"+reasonSuffix(o.Rule))
+			d.Failures = append(d.Failures, "operation "+o.ID+" "+o.Tool+" denied"+reasonSuffix(o.Rule)+attemptedSuffix(detail.Refused[o.ID]))
 		}
 	}
 	reqs, err := s.ListProviderRequests(ctx, a.ID)
@@ -214,6 +218,9 @@ func addAttempt(ctx context.Context, s *store.Store, d *Diag, a core.Attempt) er
 		}
 		if r.State == core.SlotUncertain {
 			d.Failures = append(d.Failures, "provider request "+r.ID+" uncertain")
+		}
+		if f, ok := detail.Requests[r.ID]; ok {
+			d.Failures = append(d.Failures, "provider request "+r.ID+" failed: "+f.String())
 		}
 	}
 	d.Attempts = append(d.Attempts, da)
@@ -305,4 +312,11 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func attemptedSuffix(a store.Attempted) string {
+	if len(a) == 0 {
+		return ""
+	}
+	return ": attempted " + a.String()
 }
