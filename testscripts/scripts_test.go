@@ -52,6 +52,7 @@ func Params() testscript.Params {
 			env.Setenv("FLUZO_REPO", root)
 			return shareGoCaches(env, home)
 		},
-		Cmds: Commands(),
+		Cmds:      Commands(),
+		Condition: condition,
 	}
 }

@@ -59,6 +59,9 @@ func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapsh
 			continue
 		}
 		p := rec[3:]
+		if confine.IsTemp(p) {
+			continue // an in-progress or interrupted write, never a change
+		}
 		snap.Entries = append(snap.Entries, Entry{Path: p, Status: rec[:2], Fingerprint: fingerprint(root, p)})
 	}
 	sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Path < snap.Entries[j].Path })
