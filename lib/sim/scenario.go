@@ -206,10 +206,6 @@ func lineAt(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-func (sc *Scenario) validate(name string) error {
-	return problemsError(name, sc.problems())
-}
-
 // problems lists everything wrong with the scenario, so one check reports
 // every error at once.
 func (sc *Scenario) problems() []string {
