@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -30,7 +31,11 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	// the run was cancelled.
 	fctx := context.WithoutCancel(ctx)
 	if err == nil {
-		res.Verification = a.tracedVerify(fctx)
+		if a.verdict == nil {
+			v := a.tracedVerify(fctx)
+			a.verdict = &v
+		}
+		res.Verification = *a.verdict
 		if !res.Verification.Completed {
 			status, reason = core.CodeFailed, res.Verification.Reason
 			if a.denied {
@@ -39,6 +44,10 @@ func (a *run) finish(ctx context.Context, err error) Result {
 		}
 	} else if reason == ReasonVerificationNotConfigured {
 		res.Verification = DecideVerification("", false, nil, a.editSeq, "")
+	} else if a.verdict != nil {
+		// Stopped after a failed verification (a budget ran out while the
+		// model worked on the feedback): the last run is the evidence.
+		res.Verification = *a.verdict
 	} else {
 		res.Verification = Verdict{Verification: VerifyNotRun, Reason: "task_stopped"}
 	}
@@ -50,6 +59,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	}
 	res.Status, res.Reason = string(status), reason
 	res.Turns, res.ToolCalls, res.Summary, res.Loops, res.Usage, res.Pending = a.steps.Turns(), a.toolCalls, a.summary, a.found, a.tokens, a.pending
+	res.Summary = honestSummary(res.Summary, res.Verification, a.verifyRuns)
 	task, attempt := outcomeStates(status)
 	if jerr := a.Journal.Finish(fctx, a.refs, task, attempt, reason); jerr != nil && res.Error == nil {
 		res.Status, res.Error = string(core.CodeStorageError), core.AsError(jerr)
@@ -122,6 +132,7 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 	if serr != nil {
 		state = "unknown"
 	}
+	a.verifyOutput = output
 	runRec := &VerificationRun{Command: a.verify, ExitCode: exit, State: state, EditSeq: a.editSeq, Output: tail(output, maxEvidenceBytes)}
 	v := DecideVerification(a.verify, false, runRec, a.editSeq, state)
 	a.record(ctx, core.EvVerification, v)
@@ -137,4 +148,21 @@ func tail(s string, n int) string {
 		cut = cut[i+1:]
 	}
 	return "[…]\n" + cut
+}
+
+// honestSummary keeps the model's last words from reading as success
+// when the contract did not hold: a failed or stale verification is said
+// first.
+func honestSummary(summary string, v Verdict, failedRuns int) string {
+	if summary == "" || (v.Verification != VerifyFailed && v.Verification != VerifyStale) || v.Evidence == nil {
+		return summary
+	}
+	what := fmt.Sprintf("Verification failed: `%s` exited with code %d", v.Evidence.Command, v.Evidence.ExitCode)
+	if v.Verification == VerifyStale {
+		what = fmt.Sprintf("Verification is stale: the workspace changed after `%s` ran", v.Evidence.Command)
+	}
+	if failedRuns > 1 {
+		what += fmt.Sprintf(" (%d failed runs)", failedRuns)
+	}
+	return what + ". The model's last message: " + summary
 }

@@ -48,6 +48,9 @@ type journal interface {
 	// ProviderEnd settles a provider request; message, when non-nil, is
 	// recorded as its message event in the same transaction.
 	ProviderEnd(ctx context.Context, refs Refs, id, state string, u usage, message any) error
+	// ProviderFailed settles a provider request that ended in an error,
+	// recording the error's detail in its event.
+	ProviderFailed(ctx context.Context, refs Refs, id, state string, cause error) error
 	// Compacted records a completed compaction whose artifact is already
 	// durable; only then does the active context move.
 	Compacted(ctx context.Context, refs Refs, c compaction) error

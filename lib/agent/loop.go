@@ -82,6 +82,9 @@ type Runner struct {
 	Admit func(ctx context.Context, purpose string) (slot, error)
 	// Telemetry instruments the run with spans, metrics and logs (nil: none).
 	Telemetry *Telemetry
+	// VerificationAttempts bounds the runs of the verification command in
+	// one attempt (harness.verification_attempts; zero: the default).
+	VerificationAttempts int
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
@@ -127,6 +130,12 @@ type run struct {
 	pending        *PendingApproval
 	// backendRestarts counts this attempt's restarts of a lost backend.
 	backendRestarts int
+	// verdict is the last verification verdict (nil: never verified);
+	// verifyRuns counts failed runs and verifyOutput is the full output
+	// of the last run, for the model's feedback.
+	verdict      *Verdict
+	verifyRuns   int
+	verifyOutput string
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -244,8 +253,11 @@ func (a *run) loop(ctx context.Context) error {
 			return stopWith(core.CodeBudgetExhausted, "max_turns", nil)
 		}
 		done, err := a.tracedTurn(ctx)
-		if err != nil || done {
+		if err != nil {
 			return err
+		}
+		if done && !a.verifyClaim(ctx) {
+			return nil
 		}
 	}
 }

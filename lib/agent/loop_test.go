@@ -115,6 +115,7 @@ func TestLoopCompletesOnlyWhenVerificationPassesAfterTheLastEdit(t *testing.T) {
 	// The same model claims success without fixing anything: failed.
 	h2 := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"claim","match":{"messages":2},"respond":{"text":"All fixed!"}}]}`)
+	h2.runner.VerificationAttempts = 1 // no feedback round: agent_verify_feedback covers it
 	res = h2.runner.Run(context.Background(), taskStart{Request: "say world", Verify: "grep -q world a.txt"})
 	if res.Status != "failed" || res.Verification.Verification != VerifyFailed || res.ExitCode() != 1 {
 		t.Fatalf("a claim without evidence completed: %+v", res)

@@ -266,11 +266,12 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
 		Context: contextLimits{Window: int(mcfg.ContextWindow), ReservedOutput: int(mcfg.MaxOutputTokens),
 			Overhead: int(w.Config.Int("context.overhead_tokens")), Threshold: w.Config.Float("context.compaction_threshold")},
-		ToolContextMaxBytes: int(w.Config.Int("context.tool_context_max_bytes")),
-		Diff:                base.Diff,
-		ShellTimeout:        w.Config.Seconds("harness.shell_timeout_seconds"),
-		Admit:               w.admitter(w.Config.String("agent.model")),
-		Telemetry:           w.Telemetry,
+		ToolContextMaxBytes:  int(w.Config.Int("context.tool_context_max_bytes")),
+		Diff:                 base.Diff,
+		ShellTimeout:         w.Config.Seconds("harness.shell_timeout_seconds"),
+		Admit:                w.admitter(w.Config.String("agent.model")),
+		Telemetry:            w.Telemetry,
+		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
 	}
 	cleanup := func() {
 		tc.Close()

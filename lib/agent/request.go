@@ -50,7 +50,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []message, tools
 			a.budget.Reconcile(resv, nil) // unknown usage is charged in full
 			a.tokens.failed(reserved)
 		}
-		a.Journal.ProviderEnd(context.WithoutCancel(ctx), a.refs, id, state, usage{Source: "unknown"}, nil)
+		a.Journal.ProviderFailed(context.WithoutCancel(ctx), a.refs, id, state, err)
 		if ctx.Err() != nil {
 			return modelResponse{}, stopped(ctx, err)
 		}

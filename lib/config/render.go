@@ -48,6 +48,11 @@ func Render(c *Config) []byte {
 
 func renderCollection(b *strings.Builder, c *Config, coll string) {
 	for _, id := range c.ids[coll] {
+		if coll == "models" && c.values[coll+"."+id+".base_url"].Source == SourceDefault {
+			// A built-in model entry is a template, not a server Fluzo knows
+			// of: say so where a reader looks.
+			fmt.Fprintf(b, "\n# EXAMPLE model entry, not a working default: point base_url at your server\n# and model at a model it serves (fluzo demo needs none of this).")
+		}
 		fmt.Fprintf(b, "\n[%s.%s]\n", coll, tomlKey(id))
 		provider, _ := c.values[coll+"."+id+".provider"].Value.(string)
 		for _, f := range collectionFields(coll) {

@@ -202,13 +202,22 @@ func Replace(path string, data []byte) (string, error) {
 		return "", core.Wrap(err, core.CodeStorageError, "cannot read "+path+" to back it up").
 			WithHint("nothing was changed")
 	}
-	backup := path + ".bak-" + time.Now().UTC().Format("20060102T150405Z")
+	// Backups live in the runtime's private directory: beside the file
+	// they would be a change in the working tree the next task reports as
+	// pre-existing.
+	dir := filepath.Join(filepath.Dir(path), ".fluzodrive", "backups")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", core.Wrap(err, core.CodeStorageError, "cannot create the backup directory "+dir+": "+osReason(err)).
+			WithHint("nothing was changed")
+	}
+	base := filepath.Join(dir, filepath.Base(path)+".bak-"+time.Now().UTC().Format("20060102T150405Z"))
+	backup := base
 	for i := 1; ; i++ {
 		err = Create(backup, old)
 		if core.CodeOf(err) != core.CodeConfirmationRequired || i > 100 {
 			break
 		}
-		backup = path + ".bak-" + time.Now().UTC().Format("20060102T150405Z") + "-" + itoa(i)
+		backup = base + "-" + itoa(i)
 	}
 	if err != nil {
 		return "", core.Wrap(err, core.CodeStorageError, "cannot write the backup "+backup).

@@ -124,6 +124,8 @@ var schema = []Setting{
 		"Most tool calls per task."),
 	intSetting("harness.max_total_tokens", "tokens", 200000, 1000, 1_000_000_000, ApplySafeBoundary, PrivacyPublic,
 		"Total input plus output tokens per task, reserved before each request and reconciled after."),
+	intSetting("harness.verification_attempts", "runs", 3, 1, 10, ApplySafeBoundary, PrivacyPublic,
+		"Runs of the verification command per attempt: after a failed run the model is told the command, exit code and output and continues within the task's budgets; the last failure fails the task."),
 	stringSetting("harness.verify_command", "", ApplyFuture, PrivacySecurity,
 		"Command whose success is the task's verification contract (run through policy like any command). Empty: the task names it."),
 

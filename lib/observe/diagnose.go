@@ -150,6 +150,10 @@ func (d *Diagnosis) addAttempt(ctx context.Context, s *store.Store, a core.Attem
 	if err != nil {
 		return err
 	}
+	detail, err := s.TaskFailureDetail(ctx, a.TaskID)
+	if err != nil {
+		return err
+	}
 	for _, o := range ops {
 		da.Operations = append(da.Operations, DiagOp{ID: o.ID, Tool: o.Tool, State: o.State, Decision: o.Decision, Rule: o.Rule})
 		d.Operations.Total++
@@ -161,7 +165,11 @@ func (d *Diagnosis) addAttempt(ctx context.Context, s *store.Store, a core.Attem
 		case core.OpFailed:
 			d.Failures = append(d.Failures, Failure{Subject: FailedOperation, ID: o.ID, Tool: o.Tool, State: string(o.State)})
 		case core.OpDenied:
-			d.Failures = append(d.Failures, Failure{Subject: FailedOperation, ID: o.ID, Tool: o.Tool, State: string(o.State), Reason: o.Rule})
+			f := Failure{Subject: FailedOperation, ID: o.ID, Tool: o.Tool, State: string(o.State), Reason: o.Rule}
+			if at, ok := detail.Refused[o.ID]; ok {
+				f.Detail = "attempted " + at.String()
+			}
+			d.Failures = append(d.Failures, f)
 		}
 	}
 	reqs, err := s.ListProviderRequests(ctx, a.ID)
@@ -181,6 +189,9 @@ func (d *Diagnosis) addAttempt(ctx context.Context, s *store.Store, a core.Attem
 		}
 		if r.State == core.SlotUncertain {
 			d.Failures = append(d.Failures, Failure{Subject: FailedProviderRequest, ID: r.ID, State: string(r.State)})
+		}
+		if pf, ok := detail.Requests[r.ID]; ok {
+			d.Failures = append(d.Failures, Failure{Subject: FailedProviderRequest, ID: r.ID, State: "failed", Detail: pf.String()})
 		}
 	}
 	d.Attempts = append(d.Attempts, da)

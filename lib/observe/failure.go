@@ -19,10 +19,20 @@ type Failure struct {
 	Tool    string `json:"tool,omitempty"`
 	State   string `json:"state"`
 	Reason  string `json:"reason,omitempty"`
+	// Detail is what the events add: what a refused call attempted, a
+	// failed provider request's error.
+	Detail string `json:"detail,omitempty"`
 }
 
 // String is the failure as one sentence.
 func (f Failure) String() string {
+	if f.Detail != "" {
+		return f.sentence() + ": " + f.Detail
+	}
+	return f.sentence()
+}
+
+func (f Failure) sentence() string {
 	switch f.Subject {
 	case FailedTask:
 		return "task " + f.State + reasonSuffix(f.Reason)

@@ -94,8 +94,17 @@ func EntryOf(ev core.Event) Entry {
 		s.Action, s.Outcome = "end attempt", joinNonEmpty(str("state"), str("reason"))
 	case core.EvOperationRequested:
 		s.Actor, s.Action, s.Outcome = "model", "request "+str("tool"), str("state")
+		if strings.HasPrefix(str("call_id"), "verify_") {
+			s.Actor = "runtime" // the runtime runs the verification command itself
+		}
 	case core.EvOperationDecision:
 		s.Actor, s.Action, s.Policy, s.Outcome = "policy", "decide "+str("tool"), joinNonEmpty(str("decision"), str("rule")), str("to")
+		if str("rule") == "verification_contract" {
+			s.Actor = "runtime"
+		}
+		if a := attemptedOf(d); a != "" {
+			s.Outcome += ": attempted " + a
+		}
 	case core.EvOperationIntent:
 		s.Action, s.Outcome = "commit intent "+str("tool"), str("to")
 		if g := str("grant"); g != "" {
@@ -111,17 +120,26 @@ func EntryOf(ev core.Event) Entry {
 		s.Actor, s.Action, s.Outcome = "user", "resolve permission", str("verdict")
 	case core.EvGrantIssued, core.EvGrantConsumed, core.EvGrantExpired, core.EvGrantRevoked:
 		s.Actor, s.Action, s.Policy, s.Outcome = grantActor(str("source")), ev.Type, joinNonEmpty(str("scope"), str("spec")), str("state")
+		if ev.Type == core.EvGrantExpired {
+			s.Actor = "runtime" // expiry is the runtime's doing, whoever issued the grant
+		}
 	case core.EvProviderRequest:
 		s.Action, s.Outcome = "send request "+str("model"), firstOf(str("to"), str("state"))
 	case core.EvProviderResponse:
 		s.Actor, s.Action, s.Outcome = "provider", "respond "+str("model"), joinNonEmpty(str("to"), usage(d))
+		if f := providerFailureOf(d); f != "" {
+			s.Outcome = joinNonEmpty(str("to"), "failed "+f)
+		}
 	case core.EvMessage:
 		s.Actor, s.Action = roleActor(str("role")), fmt.Sprintf("message (%d bytes)", len(str("content")))
+		if str("author") == "runtime" {
+			s.Actor, s.Action = "runtime", fmt.Sprintf("message %s (%d bytes)", str("purpose"), len(str("content")))
+		}
 		if n := str("tool_calls"); n != "" && n != "0" {
 			s.Outcome = n + " tool call(s)"
 		}
 	case core.EvVerification:
-		s.Actor, s.Action, s.Outcome = "verifier", "verify", joinNonEmpty(firstOf(str("verification"), str("outcome")), str("reason"))
+		s.Actor, s.Action, s.Outcome = "runtime", "verify", joinNonEmpty(firstOf(str("verification"), str("outcome")), str("reason"))
 	case core.EvCompaction:
 		s.Action, s.Outcome = "compact context", str("before_tokens")+" → "+str("after_tokens")+" tokens"
 	case core.EvBudget:
@@ -186,4 +204,27 @@ func firstOf(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// attemptedOf shows what a refused call named (store.Attempted's keys).
+func attemptedOf(d map[string]any) string {
+	raw, _ := json.Marshal(d["attempted"])
+	var a store.Attempted
+	if json.Unmarshal(raw, &a) != nil {
+		return ""
+	}
+	return a.String()
+}
+
+// providerFailureOf shows a failed provider request's recorded error.
+func providerFailureOf(d map[string]any) string {
+	if d["error"] == nil {
+		return ""
+	}
+	raw, _ := json.Marshal(d["error"])
+	var f store.ProviderFailure
+	if json.Unmarshal(raw, &f) != nil {
+		return ""
+	}
+	return f.String()
 }

@@ -17,8 +17,13 @@ type observed struct {
 	Messages int      `json:"messages"`
 	LastRole string   `json:"last_role,omitempty"`
 	Question []string `json:"questions,omitempty"`
-	lastUser string
-	lastTool *toolTurn
+	// Tool and ToolContent are the last tool result's tool and (clipped)
+	// content when the request answers a tool call: what a step's
+	// tool_result match was applied to, set for the verdict.
+	Tool        string `json:"tool,omitempty"`
+	ToolContent string `json:"tool_content,omitempty"`
+	lastUser    string
+	lastTool    *toolTurn
 }
 
 type toolTurn struct {

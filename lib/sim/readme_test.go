@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -70,5 +71,45 @@ func TestScenarioReadmeCurlSessions(t *testing.T) {
 	}
 	if ran < 3 {
 		t.Fatalf("found %d runnable curl sessions in the README, want at least 3", ran)
+	}
+}
+
+// Every scenario shown in share/scenarios/README.md passes fluzo-sim check
+// as written, and the tool_result example of the match table matches the
+// tool turn it describes (a failed cargo test run, as Fluzo's exec reports
+// it) and not a passing one.
+func TestScenarioReadmeExamplesAsWritten(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "share", "scenarios", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 2 {
+		t.Fatalf("found %d json examples, want at least 2", len(blocks))
+	}
+	for i, b := range blocks {
+		sc, problems, err := parse("README example", []byte(b[1]))
+		if err != nil {
+			t.Fatalf("example %d: %v", i+1, err)
+		}
+		if all := append(problems, sc.lint()...); len(all) > 0 {
+			t.Errorf("example %d (%s): %v", i+1, sc.Name, all)
+		}
+	}
+	row := regexp.MustCompile("(?m)^\\| `tool_result` \\|.*`(\\{\"tool\":\"exec\"[^`]*\\})` matches a failed `cargo test` run").FindStringSubmatch(string(readme))
+	if row == nil {
+		t.Fatal("the tool_result example is missing from the match table")
+	}
+	var tr ToolResult
+	if err := json.Unmarshal([]byte(row[1]), &tr); err != nil {
+		t.Fatalf("the tool_result example is not valid JSON: %v", err)
+	}
+	failed := &toolTurn{name: "exec", args: `{"argv":["cargo","test"]}`, content: `{"exit_code":101,"stdout":"test tests::adds ... FAILED\n"}`}
+	if m := tr.mismatch(failed); len(m) > 0 {
+		t.Errorf("the example does not match a failed cargo test: %v", m)
+	}
+	passed := &toolTurn{name: "exec", args: `{"argv":["cargo","test"]}`, content: `{"exit_code":0,"stdout":"test result: ok"}`}
+	if len(tr.mismatch(passed)) == 0 {
+		t.Error("the example also matches a passing cargo test")
 	}
 }

@@ -127,6 +127,9 @@ func (s *Server) answer(w *statusWriter, r *http.Request, endpoint string, rec *
 
 func (s *Server) unexpectedRequest(rec *record, expected, why string, o observed) {
 	rec.Outcome, rec.Why = "unexpected", why
+	if t := o.lastTool; t != nil {
+		o.Tool, o.ToolContent = t.name, clipText(t.content, maxShownToolResult)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.unexpected = append(s.unexpected, Unexpected{N: rec.N, Method: rec.Method, Path: rec.Path,

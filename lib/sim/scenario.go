@@ -42,6 +42,8 @@ type Step struct {
 	Times    int     `json:"times,omitempty"` // how many requests this step answers (default 1)
 	Match    Match   `json:"match"`
 	Respond  Respond `json:"respond"`
+	// timesGiven says the file wrote times, so 0 is refused, not defaulted.
+	timesGiven bool
 }
 
 // Match lists what the request must contain; empty fields match anything.
@@ -140,16 +142,36 @@ func Load(path string) (*Scenario, error) {
 
 // Parse decodes and validates a scenario; name is used in messages.
 func Parse(name string, data []byte) (*Scenario, error) {
+	sc, problems, err := parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := problemsError(name, problems); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// parse decodes a scenario and lists its problems; the error is a decode
+// failure, where nothing further can be checked.
+func parse(name string, data []byte) (*Scenario, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var sc Scenario
 	if err := dec.Decode(&sc); err != nil {
-		return nil, decodeError(name, data, err, dec.InputOffset())
+		return nil, nil, decodeError(name, data, err, dec.InputOffset())
 	}
-	if err := sc.validate(name); err != nil {
-		return nil, err
+	// "times": 0 and an absent times decode alike; only the raw keys tell.
+	var raw struct {
+		Steps []map[string]json.RawMessage `json:"steps"`
 	}
-	return &sc, nil
+	json.Unmarshal(data, &raw)
+	for i := range sc.Steps {
+		if i < len(raw.Steps) {
+			_, sc.Steps[i].timesGiven = raw.Steps[i]["times"]
+		}
+	}
+	return &sc, sc.problems(), nil
 }
 
 // decodeError locates err in data: syntax and type errors carry their
@@ -184,13 +206,12 @@ func lineAt(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-func (sc *Scenario) validate(name string) error {
-	bad := func(format string, args ...any) error {
-		return core.Errorf(core.CodeInvalidConfiguration, "%s: %s", name, fmt.Sprintf(format, args...)).
-			WithHint("see share/scenarios/README.md for the scenario format")
-	}
+// problems lists everything wrong with the scenario, so one check reports
+// every error at once.
+func (sc *Scenario) problems() []string {
+	var out []string
 	if sc.Version != Version {
-		return bad("scenario version %d is not supported (this simulator reads version %d)", sc.Version, Version)
+		out = append(out, fmt.Sprintf("scenario version %d is not supported (this simulator reads version %d)", sc.Version, Version))
 	}
 	seen := map[string]bool{}
 	for i := range sc.Steps {
@@ -199,25 +220,75 @@ func (sc *Scenario) validate(name string) error {
 			st.ID = fmt.Sprintf("step%d", i+1)
 		}
 		if seen[st.ID] {
-			return bad("steps[%d]: duplicate step id %q", i, st.ID)
+			out = append(out, fmt.Sprintf("steps[%d]: duplicate step id %q", i, st.ID))
 		}
 		seen[st.ID] = true
 		if st.Endpoint == "" {
 			st.Endpoint = EndpointChat
 		}
+		if st.timesGiven && st.Times < 1 {
+			out = append(out, fmt.Sprintf("steps[%d] (%s): times must be 1 or more (omit it for 1)", i, st.ID))
+		}
 		if err := st.validate(); err != "" {
-			return bad("steps[%d] (%s): %s", i, st.ID, err)
+			out = append(out, fmt.Sprintf("steps[%d] (%s): %s", i, st.ID, err))
 		}
 	}
-	return nil
+	return out
+}
+
+// lint adds what check refuses but serve accepts: an empty scenario
+// (tests serve one to assert that no request is made) and a step matching
+// a model the scenario does not declare.
+func (sc *Scenario) lint() []string {
+	var out []string
+	if len(sc.Steps) == 0 {
+		out = append(out, "the scenario has no steps, so any request fails it")
+	}
+	declared := map[string]bool{}
+	for _, m := range sc.Models {
+		declared[m] = true
+	}
+	for i, st := range sc.Steps {
+		if m := st.Match.Model; m != "" && !declared[m] {
+			out = append(out, fmt.Sprintf("steps[%d] (%s): match.model %q is not declared in models %q", i, st.ID, m, sc.Models))
+		}
+	}
+	return out
+}
+
+// Check reads a scenario like Load and also refuses what a scenario file
+// meant for use should not contain (lint), reporting every problem at
+// once.
+func Check(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Load(path) // the same typed read error
+	}
+	sc, problems, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := problemsError(path, append(problems, sc.lint()...)); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+func problemsError(name string, problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	msg := problems[0]
+	if len(problems) > 1 {
+		msg = fmt.Sprintf("%d problems: %s", len(problems), strings.Join(problems, "; "))
+	}
+	return core.Errorf(core.CodeInvalidConfiguration, "%s: %s", name, msg).With("problems", problems).
+		WithHint("see share/scenarios/README.md for the scenario format")
 }
 
 func (st *Step) validate() string {
 	if st.Endpoint != EndpointChat && st.Endpoint != EndpointLaya {
 		return fmt.Sprintf("endpoint %q must be chat or laya", st.Endpoint)
-	}
-	if st.Times < 0 {
-		return "times must be 1 or more"
 	}
 	for _, re := range []string{st.Match.LastUser, toolField(st.Match.ToolResult, 0), toolField(st.Match.ToolResult, 1)} {
 		if _, err := regexp.Compile(re); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -109,8 +110,42 @@ func (tx *Tx) SetOperationState(id string, to core.OperationState, u OperationUp
 			data[k] = v
 		}
 	}
+	if to == core.OpDenied {
+		// A refusal names what was refused, so show, diag and replay can
+		// say it without the operation row.
+		if a := attemptedOf(o.Args); len(a) > 0 {
+			data["attempted"] = a
+		}
+	}
 	ev, err := tx.event(core.Event{Type: operationEventType(to), Session: session, Task: task, Attempt: o.AttemptID, Operation: id}, data)
 	return o, ev, err
+}
+
+// attemptedKeys are the arguments that say what a tool call touches; file
+// content and edit strings are left out (they may be long or sensitive).
+var attemptedKeys = []string{"path", "argv", "script", "cwd", "url", "pattern"}
+
+// maxAttemptedBytes bounds one attempted argument in an event.
+const maxAttemptedBytes = 512
+
+func attemptedOf(args []byte) map[string]any {
+	var all map[string]json.RawMessage
+	if json.Unmarshal(args, &all) != nil {
+		return nil
+	}
+	out := map[string]any{}
+	for _, k := range attemptedKeys {
+		v, ok := all[k]
+		if !ok {
+			continue
+		}
+		if len(v) > maxAttemptedBytes {
+			out[k] = string(v[:maxAttemptedBytes]) + "…"
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // GetOperation returns one operation or not_found.

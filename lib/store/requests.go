@@ -57,6 +57,27 @@ type Usage struct {
 // (core.SlotState.Transition), records usage when given, and appends
 // provider.request (dispatched) or provider.response (every end state).
 func (tx *Tx) SetProviderRequestState(id string, to core.SlotState, u *Usage) (core.ProviderRequest, core.Event, error) {
+	return tx.setProviderRequestState(id, to, u, nil)
+}
+
+// ProviderFailure is what a failed provider request leaves in its
+// provider.response event: the error code, the HTTP status when one
+// arrived, the message and every attempt made.
+type ProviderFailure struct {
+	Code     core.Code `json:"code"`
+	Status   any       `json:"status,omitempty"`
+	Message  string    `json:"message"`
+	Attempts any       `json:"attempts,omitempty"`
+}
+
+// FailProviderRequest ends a provider request that failed: like
+// SetProviderRequestState, with outcome "failed" and the failure in the
+// event, so the detail outlives the run's stdout.
+func (tx *Tx) FailProviderRequest(id string, to core.SlotState, u *Usage, f ProviderFailure) (core.ProviderRequest, core.Event, error) {
+	return tx.setProviderRequestState(id, to, u, map[string]any{"outcome": "failed", "error": f})
+}
+
+func (tx *Tx) setProviderRequestState(id string, to core.SlotState, u *Usage, extra map[string]any) (core.ProviderRequest, core.Event, error) {
 	p, err := tx.GetProviderRequest(tx.ctx, id)
 	if err != nil {
 		return p, core.Event{}, err
@@ -83,9 +104,12 @@ func (tx *Tx) SetProviderRequestState(id string, to core.SlotState, u *Usage) (c
 	if to == core.SlotDispatched {
 		typ = core.EvProviderRequest
 	}
-	ev, err := tx.event(core.Event{Type: typ, Session: session, Task: task, Attempt: p.AttemptID},
-		map[string]any{"request": id, "from": from, "to": to, "model": p.Model,
-			"input_tokens": p.InputTokens, "output_tokens": p.OutputTokens, "usage_source": p.UsageSource})
+	data := map[string]any{"request": id, "from": from, "to": to, "model": p.Model,
+		"input_tokens": p.InputTokens, "output_tokens": p.OutputTokens, "usage_source": p.UsageSource}
+	for k, v := range extra {
+		data[k] = v
+	}
+	ev, err := tx.event(core.Event{Type: typ, Session: session, Task: task, Attempt: p.AttemptID}, data)
 	return p, ev, err
 }
 

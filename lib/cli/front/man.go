@@ -5,9 +5,9 @@ import "github.com/josecorral/fluzo/lib/cli/clidoc"
 // ManSections adds the front command's man page sections.
 func ManSections() []clidoc.Section {
 	return []clidoc.Section{
-		{Title: "Examples", Body: `Stream stored events and filter them with gojq:
+		{Title: "Examples", Body: `Stream stored events and filter them with jq (or gojq):
 
-  fluzo store events | gojq 'select(.type == "task.created")'
+  fluzo store events | jq 'select(.type == "task.created")'
 
 List stored sessions of this repository:
 

@@ -19,7 +19,7 @@ func ManSections() []clidoc.Section {
 
   fluzo-observe replay tsk_01J...
   fluzo-observe diag tsk_01J...
-  fluzo replay tsk_01J... --json | gojq -r 'select(.actor == "policy") | .outcome'
+  fluzo replay tsk_01J... --json | jq -r 'select(.actor == "policy") | .outcome'
 
 Check telemetry health, as JSON for scripts:
 

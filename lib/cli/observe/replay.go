@@ -24,7 +24,9 @@ func replayCommand() *cli.Command {
 		ArgsUsage: "TASK",
 		Description: `replay reconstructs what happened in a task from its durable events, in
 commit order: who acted (user, model, policy, runtime, tool, provider,
-verifier, laya), what they did, the policy that applied and the outcome.
+laya; the runtime's own actions such as verification, its feedback to the
+model and grant expiry are the runtime's), what they did, the policy that
+applied and the outcome.
 It opens the store read-only and never executes a tool, re-sends a model
 request or changes anything; it does not promise that re-running the task
 would do the same. Laya rows are observations, never decisions. Stored text

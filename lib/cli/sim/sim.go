@@ -133,7 +133,7 @@ func checkCommand() *cli.Command {
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "check takes exactly one scenario file")
 			}
-			sc, err := libsim.Load(c.Args().First())
+			sc, err := libsim.Check(c.Args().First())
 			if err != nil {
 				return err
 			}

@@ -18,7 +18,7 @@ func eventsCommand() *cli.Command {
 type, session, task, attempt, operation, corr, cause, trace, span, data.
 Events are read page by page, so any history streams in bounded memory:
 
-  fluzo-store events | gojq 'select(.type == "task.created")'
+  fluzo-store events | jq 'select(.type == "task.created")'
 
 --type takes an exact type, a prefix such as "operation.*", or several
 separated by commas. --after keeps events whose seq is greater than SEQ

@@ -150,6 +150,7 @@ type taskView struct {
 	attempts []core.Attempt
 	ops      map[string][]core.Operation
 	reqs     map[string][]core.ProviderRequest
+	detail   store.FailureDetail
 }
 
 func runShow(ctx context.Context, c *cli.Command) error {
@@ -178,6 +179,9 @@ func runShow(ctx context.Context, c *cli.Command) error {
 	}
 	if c.Bool("json") {
 		return showJSON(c, v)
+	}
+	if v.detail, err = s.TaskFailureDetail(ctx, v.task.ID); err != nil {
+		return err
 	}
 	return showText(c, v)
 }
@@ -216,9 +220,13 @@ func showText(c *cli.Command, v taskView) error {
 		fmt.Fprintf(w, "  trace %s\n", orDash(a.TraceID))
 		for _, r := range v.reqs[a.ID] {
 			fmt.Fprintf(w, "  request   %s  %s  %s  tokens in %s out %s\n", r.ID, termsafe.Line(r.Model), r.State, tokens(r.InputTokens), tokens(r.OutputTokens))
+			if f, ok := v.detail.Requests[r.ID]; ok {
+				printDetail(w, "failed:", f.String())
+			}
 		}
 		for _, o := range v.ops[a.ID] {
 			fmt.Fprintf(w, "  operation %s  %-12s %s\n", o.ID, termsafe.Line(o.Tool), o.State)
+			printDetail(w, "attempted:", v.detail.Refused[o.ID].String())
 		}
 	}
 	return nil

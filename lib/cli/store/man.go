@@ -16,9 +16,9 @@ $(git rev-parse --git-path info/exclude)   where --git-exclude writes /.fluzodri
 
   fluzo-store init --git-exclude
 
-Stream task creations with gojq, or follow a session live:
+Stream task creations with jq (or gojq), or follow a session live:
 
-  fluzo-store events | gojq 'select(.type == "task.created")'
+  fluzo-store events | jq 'select(.type == "task.created")'
   fluzo-store events --session ses_... --follow
 
 Preview, then confirm, a purge:
