@@ -114,6 +114,7 @@ type App struct {
 	quitting      bool
 	pending       map[string]string // request id -> command name
 	stats         renderStats
+	rows          rowIndex // the conversation's row space, kept across frames
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -123,6 +124,7 @@ type dirtySet struct {
 
 type renderStats struct {
 	frames, identityFrames, fullFrames, layouts int
+	itemsDrawn                                  int // items with a row put on screen
 }
 
 // maxItems bounds the conversation kept in memory.
