@@ -37,6 +37,17 @@ type Options struct {
 	// Draft pre-fills the composer (fluzo demo); Submit sends it at once.
 	Draft  string
 	Submit bool
+	// Start, when set, starts the serve client beside the first frame
+	// (Run's c is then nil); its error ends the session.
+	Start func() (Conn, error)
+}
+
+// Conn is a started port: commands out, records in (*port.Client; a
+// scripted one in tests).
+type Conn interface {
+	Sender
+	Records() <-chan port.Record
+	Err() error
 }
 
 type focus uint8
@@ -113,6 +124,7 @@ type App struct {
 	dirty         dirtySet
 	quitting      bool
 	pending       map[string]string // request id -> command name
+	startErr      error             // the serve child could not start
 	stats         renderStats
 	rows          rowIndex // the conversation's row space, kept across frames
 }
@@ -183,6 +195,9 @@ func (a *App) wake(b batch) bool {
 	}
 	if b.history != nil {
 		a.readOnlyLoaded(b.history)
+	}
+	if b.started != nil {
+		a.portStarted(b.started)
 	}
 	for _, ev := range b.events {
 		a.input(ev)
