@@ -119,6 +119,8 @@ type App struct {
 	agePhase      phase
 	phaseSince    time.Duration
 	timer         Stopper
+	timerSecond   bool  // timer is the elapsed counter's, not a frame's
+	shownSecond   int64 // the elapsed second last marked for drawing
 	moving        bool
 	start         time.Duration
 	dirty         dirtySet
@@ -211,28 +213,68 @@ func (a *App) wake(b batch) bool {
 		if a.fr.due(a.clock.Now()) {
 			a.dirty.identity = true
 		}
+		a.elapsedTicked()
 	}
 	a.render()
 	a.armTimer()
 	return !a.quitting && !b.closed
 }
 
+// armTimer keeps at most one timer: animation frames while something
+// moves, else one at the next second of a running task's elapsed counter
+// (it ticks even at FPS 0), else none, so an idle screen costs nothing.
 func (a *App) armTimer() {
-	if !a.motionActive() {
-		if a.timer != nil {
-			a.timer.Stop()
-			a.timer = nil
-		}
+	motion := a.motionActive()
+	if !motion {
 		a.moving = false
+	}
+	if !motion && !a.elapsedShown() {
+		a.stopTimer()
 		return
 	}
-	if a.timer != nil {
+	if a.timer != nil && a.timerSecond == !motion {
 		return
 	}
+	a.stopTimer()
 	now := a.clock.Now()
+	if !motion {
+		a.timerSecond = true
+		a.timer = a.clock.AfterFunc(time.Second-(now-a.task.startedAt)%time.Second, a.box.setTick)
+		return
+	}
 	if !a.moving { // a new motion period: the first frame is one interval away
 		a.fr.start(now)
 		a.moving = true
 	}
+	a.timerSecond = false
 	a.timer = a.clock.AfterFunc(a.fr.wait(now), a.box.setTick)
+}
+
+func (a *App) stopTimer() {
+	if a.timer != nil {
+		a.timer.Stop()
+		a.timer = nil
+	}
+}
+
+// elapsedShown: a task's elapsed time is on screen (the wave while
+// running, the status rows while waiting or stopping).
+func (a *App) elapsedShown() bool { return a.phase.moving() }
+
+// elapsedTicked marks what shows the elapsed time when its second
+// changed since the last frame that drew it.
+func (a *App) elapsedTicked() {
+	if !a.elapsedShown() {
+		return
+	}
+	sec := int64((a.clock.Now() - a.task.startedAt) / time.Second)
+	if sec == a.shownSecond {
+		return
+	}
+	a.shownSecond = sec
+	if a.phase == phaseRunning {
+		a.dirty.identity = true // the wave carries it
+	} else {
+		a.dirty.all = true
+	}
 }
