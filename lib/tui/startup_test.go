@@ -89,7 +89,9 @@ func TestRunPaintsBeforeStartReturns(t *testing.T) {
 		return nil, errors.New("cannot start fluzo-agent")
 	}
 	done := make(chan error, 1)
-	go func() { done <- Run(context.Background(), Options{Screen: scr, Clock: &manualClock{}, Start: start}, nil) }()
+	go func() {
+		done <- Run(context.Background(), Options{Screen: scr, Clock: &manualClock{}, Start: start}, nil)
+	}()
 	if frame := <-painted; !strings.Contains(frame, "Ask anything…") || !strings.Contains(frame, "Connecting to fluzo-agent serve") {
 		t.Fatalf("no usable first frame while serve was starting: %q", frame)
 	}
