@@ -57,11 +57,18 @@ func tuiStart(ts *testscript.TestScript, neg bool, args []string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		ts.Fatalf("tui-start needs tmux (apt-get install tmux)")
 	}
-	shell := "cd " + shQuote(ts.MkAbs(".")) + " && exec " + joinQuoted(args[2:])
+	// The pane waits for a go file until pipe-pane is attached: otherwise,
+	// under load, the program's first bytes (the mode switches the exit
+	// checks look for) can be written before the capture starts.
+	gate := filepath.Join(ts.Getenv("WORK"), "tui.go")
+	shell := "while [ ! -e " + shQuote(gate) + " ]; do sleep 0.01; done; cd " + shQuote(ts.MkAbs(".")) + " && exec " + joinQuoted(args[2:])
 	mustTmux(ts, "new-session", "-d", "-x", args[0], "-y", args[1], "-s", "tui", shell)
 	ts.Defer(func() { tmuxCmd(ts, "kill-server") })
 	mustTmux(ts, "set-option", "-t", "tui", "remain-on-exit", "on")
 	mustTmux(ts, "pipe-pane", "-t", "tui", "-o", "cat >> "+shQuote(filepath.Join(ts.Getenv("WORK"), "tui.bytes")))
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		ts.Fatalf("tui-start: %v", err)
+	}
 }
 
 // tui-keys KEY... sends tmux key names (Enter, Space, C-c, Tab) or text.

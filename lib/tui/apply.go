@@ -10,7 +10,6 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/port"
-	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tui/cards"
 )
 
@@ -191,13 +190,12 @@ func (a *App) applyEvent(ev *port.Event) {
 		}
 		if last := a.lastItem(); last != nil && last.kind == itemAssistant && !last.final {
 			last.final = true
-			last.text += last.stream.Flush()
 			if d.Content != "" {
-				last.text = safeText(d.Content)
+				last.text = d.Content
 			}
 			last.touch()
 		} else if d.Content != "" {
-			a.addItem(&item{kind: itemAssistant, text: safeText(d.Content), final: true})
+			a.addItem(&item{kind: itemAssistant, text: d.Content, final: true})
 		}
 	case core.EvOperationRequested:
 		t := &toolInfo{op: cards.Op{ID: ev.Operation}}
@@ -274,7 +272,7 @@ func (a *App) live(l *port.Live) {
 		case "content":
 		case "restart": // the provider retried: what streamed so far is void
 			if last != nil && last.kind == itemAssistant && !last.final {
-				last.text, last.stream = "", termsafe.Stream{}
+				last.text = ""
 				last.touch()
 			}
 			return
@@ -285,7 +283,7 @@ func (a *App) live(l *port.Live) {
 			last = &item{kind: itemAssistant}
 			a.addItem(last)
 		}
-		last.text += last.stream.Write(l.Text)
+		last.text += l.Text
 		last.touch()
 		a.newOutput()
 	case "live.warning", "live.storage_warning", "live.protocol_error":

@@ -366,8 +366,11 @@ func (a *App) copySelected() {
 	case itemApproval:
 		s = it.approval.action
 	case itemAssistant:
+		// The item holds the model's raw text (markdown.Render escapes it
+		// for the screen); what reaches the clipboard is escaped too.
+		s = safeText(it.text)
 		if n := len(it.blocks); n > 0 {
-			s = it.blocks[n-1].Code
+			s = it.blocks[n-1].Code // already escaped by markdown
 		}
 	}
 	a.scr.SetClipboard([]byte(s))

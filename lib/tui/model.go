@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/port"
-	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tui/cards"
 	"github.com/josecorral/fluzo/lib/tui/markdown"
 )
@@ -49,13 +48,16 @@ const (
 	itemResult
 )
 
-// item is one conversation entry. Text fields hold sanitized text only.
+// item is one conversation entry. Text fields hold sanitized text, except
+// an assistant item's text: that is the model's raw Markdown, which
+// markdown.Render escapes once after parsing (escaping it before would show
+// every escape twice, and goldmark decodes character references into
+// controls, so only the rendered output can be trusted).
 type item struct {
-	kind   itemKind
-	gen    int // bumped on every change; the render cache keys on it
-	text   string
-	stream termsafe.Stream // incremental sanitizer for streamed assistant text
-	final  bool
+	kind  itemKind
+	gen   int // bumped on every change; the render cache keys on it
+	text  string
+	final bool
 
 	tool     *toolInfo
 	approval *approval

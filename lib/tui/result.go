@@ -100,7 +100,7 @@ func blockedHint(status string) string {
 func (a *App) saidLast(s string) bool {
 	for i := len(a.items) - 1; i >= 0; i-- {
 		if it := a.items[i]; it.kind == itemAssistant {
-			return strings.TrimSpace(it.text) == strings.TrimSpace(safeText(s))
+			return strings.TrimSpace(it.text) == strings.TrimSpace(s)
 		}
 	}
 	return false

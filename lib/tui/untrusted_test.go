@@ -151,3 +151,28 @@ func TestTerminalByteStreamCarriesNoForeignSequence(t *testing.T) {
 func isBidi(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029
 }
+
+// Model text is escaped exactly once: streamed or final, an ESC shows as
+// \x1b, never as the twice-escaped \x5cx1b (an escape of the escape).
+func TestAssistantTextIsEscapedOnce(t *testing.T) {
+	for _, final := range []bool{false, true} {
+		h := newHarness(t, 120, 40, Options{FPS: 60})
+		running(h)
+		msg := "see \x1b]52;c;QQ==\x07 and src/\u202egnp.rs"
+		if final {
+			body, _ := json.Marshal(msg)
+			h.records(ev(20, "message", "", `{"role":"assistant","content":`+string(body)+`}`))
+		} else {
+			h.records(delta(msg[:6]), delta(msg[6:]))
+		}
+		h.app.dirty.all = true
+		h.app.render()
+		screen := strings.Join(h.screenText(), "\n")
+		if !strings.Contains(screen, `see \x1b]52;c;QQ==\x07`) || !strings.Contains(screen, `src/\u202egnp.rs`) {
+			t.Fatalf("final=%v: the escapes are not shown once:\n%s", final, screen)
+		}
+		if strings.Contains(screen, `\x5c`) {
+			t.Fatalf("final=%v: an escape was escaped again:\n%s", final, screen)
+		}
+	}
+}
