@@ -64,14 +64,20 @@ func TestNoTimerWhileStatic(t *testing.T) {
 	for name, opts := range cases {
 		h := newHarness(t, 120, 40, opts)
 		running(h)
-		if h.clock.armed != 0 {
-			t.Fatalf("%s: %d timers armed while running", name, h.clock.armed)
+		// Only the elapsed counter's 1 s timer (reference §3.3): no frames.
+		if h.clock.armed != 1 || h.clock.pending() != 1 {
+			t.Fatalf("%s: %d timers armed while running, want the elapsed one", name, h.clock.armed)
 		}
 		before := h.screenText()[0]
-		h.clock.Advance(5 * time.Second)
+		for i := 0; i < 5; i++ {
+			h.tickOnce(time.Second)
+		}
 		h.records(delta("x"))
 		if h.screenText()[0] != before {
 			t.Fatalf("%s: the activity bar moved", name)
+		}
+		if h.app.stats.identityFrames != 5 {
+			t.Fatalf("%s: %d identity frames in 5 s, want one a second", name, h.app.stats.identityFrames)
 		}
 	}
 	h := newHarness(t, 120, 40, Options{FPS: 60})
@@ -158,4 +164,37 @@ func nonIdentity(h *harness, rows []string) string {
 		b.WriteString(string(rs) + "\n")
 	}
 	return b.String()
+}
+
+// At FPS 0 the elapsed counter still ticks once a second on the injected
+// clock, on the second's boundary, and its timer stops with the task.
+func TestElapsedTicksEverySecondAtFPS0(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.clock.Advance(300 * time.Millisecond) // the task starts mid-second
+	running(h)
+	if h.app.waveRow < 0 {
+		t.Fatal("the wave is not on screen")
+	}
+	wave := func() string { return h.screenText()[h.app.waveRow] }
+	if !strings.Contains(wave(), " 0s") {
+		t.Fatalf("wave row %q, want 0s", wave())
+	}
+	h.tickOnce(999 * time.Millisecond)
+	if !strings.Contains(wave(), " 0s") {
+		t.Fatalf("ticked early: %q", wave())
+	}
+	h.tickOnce(time.Millisecond)
+	if !strings.Contains(wave(), " 1s") {
+		t.Fatalf("after 1 s the wave row reads %q, want 1s", wave())
+	}
+	for i := 0; i < 60; i++ {
+		h.tickOnce(time.Second)
+	}
+	if !strings.Contains(wave(), "1m01s") {
+		t.Fatalf("after 61 s the wave row reads %q, want 1m01s", wave())
+	}
+	h.records(`{"v":1,"type":"result","status":"completed","task":"tsk_1"}`)
+	if h.clock.pending() != 0 {
+		t.Fatalf("%d timers left after the task ended", h.clock.pending())
+	}
 }

@@ -37,6 +37,17 @@ type Options struct {
 	// Draft pre-fills the composer (fluzo demo); Submit sends it at once.
 	Draft  string
 	Submit bool
+	// Start, when set, starts the serve client beside the first frame
+	// (Run's c is then nil); its error ends the session.
+	Start func() (Conn, error)
+}
+
+// Conn is a started port: commands out, records in (*port.Client; a
+// scripted one in tests).
+type Conn interface {
+	Sender
+	Records() <-chan port.Record
+	Err() error
 }
 
 type focus uint8
@@ -108,12 +119,16 @@ type App struct {
 	agePhase      phase
 	phaseSince    time.Duration
 	timer         Stopper
+	timerSecond   bool  // timer is the elapsed counter's, not a frame's
+	shownSecond   int64 // the elapsed second last marked for drawing
 	moving        bool
 	start         time.Duration
 	dirty         dirtySet
 	quitting      bool
 	pending       map[string]string // request id -> command name
+	startErr      error             // the serve child could not start
 	stats         renderStats
+	rows          rowIndex // the conversation's row space, kept across frames
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -123,6 +138,7 @@ type dirtySet struct {
 
 type renderStats struct {
 	frames, identityFrames, fullFrames, layouts int
+	itemsDrawn                                  int // items with a row put on screen
 }
 
 // maxItems bounds the conversation kept in memory.
@@ -182,6 +198,9 @@ func (a *App) wake(b batch) bool {
 	if b.history != nil {
 		a.readOnlyLoaded(b.history)
 	}
+	if b.started != nil {
+		a.portStarted(b.started)
+	}
 	for _, ev := range b.events {
 		a.input(ev)
 	}
@@ -194,28 +213,68 @@ func (a *App) wake(b batch) bool {
 		if a.fr.due(a.clock.Now()) {
 			a.dirty.identity = true
 		}
+		a.elapsedTicked()
 	}
 	a.render()
 	a.armTimer()
 	return !a.quitting && !b.closed
 }
 
+// armTimer keeps at most one timer: animation frames while something
+// moves, else one at the next second of a running task's elapsed counter
+// (it ticks even at FPS 0), else none, so an idle screen costs nothing.
 func (a *App) armTimer() {
-	if !a.motionActive() {
-		if a.timer != nil {
-			a.timer.Stop()
-			a.timer = nil
-		}
+	motion := a.motionActive()
+	if !motion {
 		a.moving = false
+	}
+	if !motion && !a.elapsedShown() {
+		a.stopTimer()
 		return
 	}
-	if a.timer != nil {
+	if a.timer != nil && a.timerSecond == !motion {
 		return
 	}
+	a.stopTimer()
 	now := a.clock.Now()
+	if !motion {
+		a.timerSecond = true
+		a.timer = a.clock.AfterFunc(time.Second-(now-a.task.startedAt)%time.Second, a.box.setTick)
+		return
+	}
 	if !a.moving { // a new motion period: the first frame is one interval away
 		a.fr.start(now)
 		a.moving = true
 	}
+	a.timerSecond = false
 	a.timer = a.clock.AfterFunc(a.fr.wait(now), a.box.setTick)
+}
+
+func (a *App) stopTimer() {
+	if a.timer != nil {
+		a.timer.Stop()
+		a.timer = nil
+	}
+}
+
+// elapsedShown: a task's elapsed time is on screen (the wave while
+// running, the status rows while waiting or stopping).
+func (a *App) elapsedShown() bool { return a.phase.moving() }
+
+// elapsedTicked marks what shows the elapsed time when its second
+// changed since the last frame that drew it.
+func (a *App) elapsedTicked() {
+	if !a.elapsedShown() {
+		return
+	}
+	sec := int64((a.clock.Now() - a.task.startedAt) / time.Second)
+	if sec == a.shownSecond {
+		return
+	}
+	a.shownSecond = sec
+	if a.phase == phaseRunning {
+		a.dirty.identity = true // the wave carries it
+	} else {
+		a.dirty.all = true
+	}
 }

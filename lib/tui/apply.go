@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,10 +85,17 @@ func (a *App) snapshot(raw json.RawMessage) {
 	json.Unmarshal(raw, &s)
 	a.phase = phaseEmpty
 	defer func() {
-		if a.opts.Submit && a.phase == phaseEmpty {
-			a.opts.Submit = false
-			a.submit()
+		if !a.opts.Submit {
+			return
 		}
+		a.opts.Submit = false
+		if a.phase != phaseEmpty {
+			a.setNotice("a task is already running: the draft is kept · enter queues it as a message")
+			return
+		}
+		a.notice = ""
+		a.lastEnter = a.start - time.Hour // the Enter that asked for this was debounced already
+		a.submit()
 	}()
 	if s.Running.Task != "" {
 		a.task = taskInfo{id: s.Running.Task, session: s.Running.Session, attempt: s.Running.Attempt, state: "running", startedAt: a.clock.Now()}

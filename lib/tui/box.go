@@ -21,6 +21,13 @@ type box struct {
 	lost    error
 	closed  bool
 	history []port.Event
+	started *started
+}
+
+// started is the serve child's start, which runs beside the first frame.
+type started struct {
+	client Conn
+	err    error
 }
 
 // batch is everything that happened since the last wake.
@@ -32,6 +39,7 @@ type batch struct {
 	lost    error
 	closed  bool
 	history []port.Event
+	started *started
 }
 
 func newBox() *box {
@@ -63,6 +71,10 @@ func (b *box) setTick() { b.set(func() { b.tick = true }) }
 
 func (b *box) setLost(err error) { b.set(func() { b.lost = err }) }
 
+func (b *box) setStarted(c Conn, err error) {
+	b.set(func() { b.started = &started{client: c, err: err} })
+}
+
 func (b *box) close() { b.set(func() { b.closed = true }) }
 
 func (b *box) set(f func()) {
@@ -76,10 +88,10 @@ func (b *box) set(f func()) {
 func (b *box) wait() batch {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for len(b.events) == 0 && len(b.records) == 0 && !b.tick && !b.resize && b.lost == nil && !b.closed && b.history == nil {
+	for len(b.events) == 0 && len(b.records) == 0 && !b.tick && !b.resize && b.lost == nil && !b.closed && b.history == nil && b.started == nil {
 		b.cond.Wait()
 	}
-	out := batch{events: b.events, records: b.records, tick: b.tick, resize: b.resize, lost: b.lost, closed: b.closed, history: b.history}
-	b.events, b.records, b.tick, b.resize, b.lost, b.history = nil, nil, false, false, nil, nil
+	out := batch{events: b.events, records: b.records, tick: b.tick, resize: b.resize, lost: b.lost, closed: b.closed, history: b.history, started: b.started}
+	b.events, b.records, b.tick, b.resize, b.lost, b.history, b.started = nil, nil, false, false, nil, nil, nil
 	return out
 }

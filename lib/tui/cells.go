@@ -5,6 +5,7 @@ import (
 	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
 	"github.com/rivo/uniseg"
+	"unicode/utf8"
 )
 
 // line is one styled row before placement. Its text is already safe.
@@ -25,29 +26,35 @@ type painter struct {
 }
 
 // put draws l at (x,y), clipped to w cells; it returns the cells used.
+// It steps graphemes with uniseg.StepString and hands each cluster to
+// Put as a substring, so painting allocates nothing per cell (SetContent
+// builds a string from runes for every non-ASCII cell).
 func (p painter) put(x, y, w int, l line) int {
 	col := 0
 	for _, sp := range l {
 		st := p.style(sp.Token, sp.Attr)
-		g := uniseg.NewGraphemes(sp.Text)
-		for g.Next() {
-			rs := g.Runes()
-			cw := g.Width()
-			if rs[0] == '\t' {
-				rs, cw = []rune{' '}, 1 // text.Wrap expands tabs; this is a last guard
+		rest, state := sp.Text, -1
+		for rest != "" {
+			var cluster string
+			var bounds int
+			cluster, rest, bounds, state = uniseg.StepString(rest, state)
+			cw := bounds >> uniseg.ShiftWidth
+			r, _ := utf8.DecodeRuneInString(cluster)
+			if r == '\t' {
+				cluster, cw = " ", 1 // text.Wrap expands tabs; this is a last guard
 			}
-			if cw == 0 || rs[0] < 0x20 {
+			if cw == 0 || r < 0x20 && r != '\t' {
 				continue // never a control in a cell
 			}
 			if p.ascii && cw == 1 {
-				if r, ok := asciiPunct[rs[0]]; ok {
-					rs = []rune{r} // the UI's own punctuation, cell for cell
+				if a, ok := asciiPunct[r]; ok {
+					cluster = string(a) // the UI's own punctuation, cell for cell (ASCII: no allocation)
 				}
 			}
 			if col+cw > w {
 				return col
 			}
-			p.scr.SetContent(x+col, y, rs[0], rs[1:], st)
+			p.scr.Put(x+col, y, cluster, st)
 			for k := 1; k < cw; k++ {
 				p.scr.SetContent(x+col+k, y, ' ', nil, st)
 			}

@@ -11,31 +11,17 @@ import (
 // views stick to the bottom; paused views keep their absolute top row.
 func (a *App) drawConversation(l layout) {
 	c := l.conv
-	var rows []line
-	var owner []int // item index of each row, for selection gutters
-	for _, r := range a.historyRows() {
-		rows = append(rows, r)
-		owner = append(owner, -1)
-	}
-	for i, it := range a.items {
-		for _, r := range a.lines(it, l.textW) {
-			rows = append(rows, r)
-			owner = append(owner, i)
-		}
-	}
+	pre := a.historyRows()
+	ix := a.index(l.textW)
+	body := len(pre) + ix.total() // rows before the status block
+	status := a.statusRows(l.textW)
+	total := body + len(status)
 	wave := -1
-	for i, r := range a.statusRows(l.textW) {
-		if i == 0 && a.phase == phaseRunning {
-			wave = len(rows) // the wave row: identity draws it
-		}
-		rows = append(rows, r)
-		owner = append(owner, -1)
+	if a.phase == phaseRunning && len(status) > 0 {
+		wave = body // the wave row: identity draws it
 	}
-	a.rowsTot = len(rows)
-	maxTop := len(rows) - c.h
-	if maxTop < 0 {
-		maxTop = 0
-	}
+	a.rowsTot = total
+	maxTop := max(total-c.h, 0)
 	if a.follow {
 		a.scroll = maxTop
 		a.unread = 0
@@ -46,17 +32,37 @@ func (a *App) drawConversation(l layout) {
 	if wave >= a.scroll && wave < a.scroll+c.h {
 		a.waveRow = c.y + wave - a.scroll
 	}
-	for r := 0; r < c.h && a.scroll+r < len(rows); r++ {
-		if a.scroll+r == wave {
+	cur := -1 // the item of the row being drawn
+	for r := 0; r < c.h && a.scroll+r < total; r++ {
+		g := a.scroll + r
+		if g == wave {
 			continue
 		}
-		row := rows[a.scroll+r]
-		if a.focus == focusChat && owner[a.scroll+r] == a.selected && len(row) > 0 {
-			row = append(line{span(a.p.glyph("▌ ", "> "), theme.Highlight)}, row[1:]...)
+		var row line
+		switch {
+		case g < len(pre):
+			row = pre[g]
+		case g < body:
+			k := g - len(pre)
+			if cur < 0 {
+				cur = ix.itemAt(k)
+			}
+			for ix.offs[cur+1] <= k {
+				cur++
+			}
+			if r == 0 || k == ix.offs[cur] {
+				a.stats.itemsDrawn++
+			}
+			row = ix.items[cur].cache.lines[k-ix.offs[cur]]
+			if a.focus == focusChat && cur == a.selected && len(row) > 0 {
+				row = append(line{span(a.p.glyph("▌ ", "> "), theme.Highlight)}, row[1:]...)
+			}
+		default:
+			row = status[g-body]
 		}
 		a.p.put(c.x, c.y+r, l.textW, row)
 	}
-	a.drawScrollbar(l, len(rows))
+	a.drawScrollbar(l, total)
 }
 
 func (a *App) drawScrollbar(l layout, total int) {

@@ -189,7 +189,10 @@ func (a *App) submit() {
 		return
 	}
 	if a.phase == phaseLoading {
-		a.setNotice("still connecting to fluzo-agent serve: the draft is kept, press Enter again in a moment")
+		// Typed before serve answered: sent as soon as the snapshot says
+		// the workspace is idle (snapshot submits it).
+		a.opts.Submit = true
+		a.setNotice("connecting to fluzo-agent serve: the draft is sent once it is ready")
 		return
 	}
 	if id := a.comp.editing; id != "" {

@@ -54,6 +54,19 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 	if c != nil {
 		go a.pumpRecords(c)
 	}
+	startDone := make(chan struct{})
+	if opts.Start != nil {
+		// The child starts beside the first frame, which never waits for
+		// it: the composer takes a draft while serve opens its store.
+		go func() {
+			defer close(startDone)
+			c, err := opts.Start()
+			a.box.setStarted(c, err)
+		}()
+	} else {
+		close(startDone)
+	}
+	defer func() { <-startDone }() // opts.Start's caller reads the client after Run
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
@@ -68,6 +81,9 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 	a.begin()
 	for a.wake(a.box.wait()) {
 	}
+	if a.startErr != nil {
+		return a.startErr
+	}
 	if a.taskActive() && a.task.id != "" {
 		// Leaving by a signal with a task running: ask it to stop
 		// gracefully rather than leave it running without a client.
@@ -76,13 +92,32 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 	return nil
 }
 
-// begin asks the port for its snapshot and settings, and submits a
-// pre-filled draft when asked to.
+// begin draws the first frame (loading: the composer already takes a
+// draft) and, when the port is there, asks it for its snapshot and
+// settings; a port still starting is asked in connected.
 func (a *App) begin() {
 	a.phase = phaseLoading
+	if a.opts.Port != nil {
+		a.connected()
+	}
+	a.render()
+}
+
+func (a *App) connected() {
 	a.send(port.Subscribe())
 	a.send("settings", nil)
-	a.render()
+}
+
+// portStarted takes the serve child started beside the first frame; a
+// child that cannot start ends the session with its typed error.
+func (a *App) portStarted(s *started) {
+	if s.err != nil {
+		a.startErr, a.quitting = s.err, true
+		return
+	}
+	a.opts.Port = s.client
+	go a.pumpRecords(s.client)
+	a.connected()
 }
 
 // pollInput is the only caller of PollEvent; it never touches state.
@@ -96,7 +131,7 @@ func (a *App) pollInput() {
 	}
 }
 
-func (a *App) pumpRecords(c *port.Client) {
+func (a *App) pumpRecords(c Conn) {
 	for r := range c.Records() {
 		a.box.putRecord(r)
 	}

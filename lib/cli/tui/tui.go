@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,10 +112,6 @@ func action(ctx context.Context, c *cli.Command) error {
 	root, _ = filepath.Abs(root)
 	// Not ctx: a signal must not kill serve before the UI has asked the
 	// running task to stop; CloseWithin bounds the wait instead.
-	client, err := port.Start(context.WithoutCancel(ctx), port.Options{Path: agent, Args: args})
-	if err != nil {
-		return err
-	}
 	opts := ltui.Options{
 		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
 		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
@@ -125,12 +122,30 @@ func action(ctx context.Context, c *cli.Command) error {
 	if fps < 0 {
 		opts.FPS = 60
 	}
-	runErr := ltui.Run(ctx, opts, client)
-	closeErr := client.CloseWithin(10 * time.Second)
+	// serve starts beside the first frame (Run waits for Start before
+	// returning, so client is set by then).
+	var client *port.Client
+	opts.Start = func() (ltui.Conn, error) {
+		// Not ctx: a signal must not kill serve before the UI has asked the
+		// running task to stop; CloseWithin bounds the wait instead.
+		c, err := port.Start(context.WithoutCancel(ctx), port.Options{Path: agent, Args: args})
+		if err != nil {
+			return nil, err
+		}
+		client = c
+		return c, nil
+	}
+	runErr := ltui.Run(ctx, opts, nil)
+	if client != nil {
+		_ = client.CloseWithin(10 * time.Second) // a lost port was shown on screen
+	}
+	var coded *core.Error
+	if errors.As(runErr, &coded) {
+		return runErr // serve could not start: its typed error as it was
+	}
 	if runErr != nil {
 		return core.Wrap(runErr, core.CodeFailed, runErr.Error())
 	}
-	_ = closeErr // a lost port was shown on screen
 	return nil
 }
 
