@@ -74,7 +74,7 @@ diagnostics, telemetry), fluzo-tui (terminal UI), fluzo-sim (model simulator).`,
 		Action:          dispatch,
 		Commands: []*cli.Command{
 			{Name: "version", Usage: "print the toolkit version", Action: func(_ context.Context, c *cli.Command) error {
-				fmt.Fprintf(c.Root().Writer, "fluzo %s\n", core.Version)
+				fmt.Fprintln(c.Root().Writer, core.VersionLine("fluzo"))
 				return nil
 			}},
 			{Name: "help", Usage: "show this help, or the help of a command", ArgsUsage: "[command]", Action: help},
@@ -124,7 +124,7 @@ func dispatch(ctx context.Context, c *cli.Command) error {
 	case "-h", "--help":
 		return cli.ShowAppHelp(c)
 	case "-v", "--version":
-		fmt.Fprintf(c.Writer, "fluzo %s\n", core.Version)
+		fmt.Fprintln(c.Writer, core.VersionLine("fluzo"))
 		return nil
 	}
 	if strings.HasPrefix(args[0], "-") {
