@@ -7,14 +7,28 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// hideRepeatedDefaults hides the parser's own "(default: …)" for flags whose
-// usage already says what the default is: "turn budget N (default:
+// statesItsDefault reports whether a flag's usage already says what happens
+// without it: a default, what 0 means, or that there is none (required).
+func statesItsDefault(usage string) bool {
+	for _, marker := range []string{"(default", "(0:", "(required)"} {
+		if strings.Contains(usage, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// hideRepeatedDefaults hides the parser's own "(default: …)" for required
+// flags (which have none) and for flags whose usage already says what the
+// default is: "turn budget N (default:
 // harness.max_turns)" followed by "(default: 0)" tells the user two
 // different things, and the zero is only the "not set" marker.
 func hideRepeatedDefaults(flags []cli.Flag) {
 	for _, f := range flags {
 		doc, ok := f.(cli.DocGenerationFlag)
-		if !ok || !strings.Contains(doc.GetUsage(), "(default") {
+		req, isReq := f.(cli.RequiredFlag)
+		required := isReq && req.IsRequired()
+		if !ok || !(required || statesItsDefault(doc.GetUsage())) {
 			continue
 		}
 		// Every flag type is a generic FlagBase; reflection reaches its
