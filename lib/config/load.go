@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -89,7 +90,7 @@ func Parse(data []byte, name string) (*Config, error) {
 	raw := map[string]any{}
 	md, err := toml.Decode(string(data), &raw)
 	if err != nil {
-		return nil, invalid([]Diagnostic{syntaxDiagnostic(err, name)})
+		return nil, invalid([]Diagnostic{syntaxDiagnostic(err, name, data)})
 	}
 	text := string(data)
 	ds := &diagnostics{file: name, lines: lineIndex(text)}
@@ -109,13 +110,25 @@ func Parse(data []byte, name string) (*Config, error) {
 	return cfg, nil
 }
 
-func syntaxDiagnostic(err error, name string) Diagnostic {
+func syntaxDiagnostic(err error, name string, data []byte) Diagnostic {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		return Diagnostic{File: name, Line: pe.Position.Line, Key: pe.LastKey,
+		return Diagnostic{File: name, Line: syntaxErrorLine(pe, data), Key: pe.LastKey,
 			Problem: "TOML syntax error: " + pe.Message, Valid: "TOML 1.0"}
 	}
 	return Diagnostic{File: name, Problem: "cannot parse TOML", Valid: "TOML 1.0"}
+}
+
+// syntaxErrorLine is the line the user must fix. The parser counts a line
+// as ended once it reads its newline, so an error found at a newline (an
+// unclosed "[harness") would name the next line; the byte offset says
+// which line that newline ends.
+func syntaxErrorLine(pe toml.ParseError, data []byte) int {
+	start := pe.Position.Start
+	if start < 0 || start > len(data) {
+		return pe.Position.Line
+	}
+	return bytes.Count(data[:start], []byte("\n")) + 1
 }
 
 // keyOrder maps each key to its position in the file so collection
