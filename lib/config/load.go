@@ -43,8 +43,10 @@ func Open(o Options) (*Config, error) {
 	for _, ov := range o.Overrides {
 		key, text, ok := strings.Cut(ov, "=")
 		if !ok {
-			return nil, core.Errorf(core.CodeUsage, "override %q is not KEY=VALUE", ov).
-				WithHint("write e.g. --set harness.max_turns=10")
+			// Exit 3 like every other bad --set, so a script sees one
+			// status for "the overrides are wrong".
+			return nil, core.Errorf(core.CodeInvalidConfiguration, "override %q is not KEY=VALUE", ov).
+				WithHint("write e.g. --set harness.max_turns=10").With("override", ov)
 		}
 		if err := cfg.Override(strings.TrimSpace(key), strings.TrimSpace(text)); err != nil {
 			return nil, err
