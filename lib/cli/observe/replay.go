@@ -34,7 +34,7 @@ func replayCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "replay",
 		Usage:     "show a task's read-only timeline: time, actor, action, policy, outcome",
-		ArgsUsage: "TASK",
+		ArgsUsage: "[TASK]",
 		Description: `replay reconstructs what happened in a task from its durable events, in
 commit order: who acted (user, model, policy, runtime, tool, provider,
 verifier, laya), what they did, the policy that applied and the outcome.
@@ -44,15 +44,15 @@ would do the same. Laya rows are observations, never decisions. Stored text
 is shown with control characters escaped.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one replay.step JSON record per line"}},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			id, err := taskArg(c)
-			if err != nil {
-				return err
-			}
 			s, err := openHistory(ctx, c)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			id, err := taskArg(ctx, c, s)
+			if err != nil {
+				return err
+			}
 			task, err := s.GetTask(ctx, id)
 			if err != nil {
 				return err
