@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,6 +34,8 @@ func init() { register("port-session", portSession) }
 //	                     (live ones and those re-paged by events or
 //	                     subscribe acks) as "seq id type" lines, seq order
 //	killed               the port is expected to die by a signal
+//	signal NAME          send the port SIGTERM, SIGINT or SIGHUP
+//	sendlong N           write one N-byte line (over the port's limit)
 //	close                end stdin
 //
 // Every output line is written to OUT for later checks; unless "killed"
@@ -126,6 +129,17 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 			ledgers = append(ledgers, [2]string{file, ses})
 		case "killed":
 			killed = true
+		case "signal":
+			sig, ok := map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP}[rest]
+			if !ok {
+				ts.Fatalf("port-session line %d: usage: signal SIGTERM|SIGINT|SIGHUP", n+1)
+			}
+			ts.Check(cmd.Process.Signal(sig))
+		case "sendlong":
+			k, err := strconv.Atoi(rest)
+			ts.Check(err)
+			_, err = io.WriteString(stdin, `{"v":1,"id":"long","cmd":"status","pad":"`+strings.Repeat("x", max(k-40, 0))+"\"}\n")
+			ts.Check(err)
 		case "close":
 			stdin.Close()
 		default:
@@ -133,9 +147,20 @@ func portSession(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	stdin.Close()
+	// A port that never exits after end of input holds the workspace:
+	// that is a failure, not a hang.
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+		}
+	}()
 	for range lines {
 	}
 	err = cmd.Wait()
+	close(exited)
 	switch {
 	case killed && err == nil:
 		ts.Fatalf("fluzo-agent serve exited 0; it was expected to be killed")

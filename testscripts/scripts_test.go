@@ -26,7 +26,8 @@ func TestScripts(t *testing.T) {
 }
 
 // Params returns the shared testscript setup: isolated home and XDG
-// directories, a git identity, and the repository root for fixtures.
+// directories, a git identity, the outer Go build and module caches, and
+// the repository root for fixtures.
 func Params() testscript.Params {
 	root, _ := filepath.Abs("..")
 	return testscript.Params{
@@ -49,8 +50,9 @@ func Params() testscript.Params {
 			env.Setenv("GIT_COMMITTER_NAME", "Fluzo Test")
 			env.Setenv("GIT_COMMITTER_EMAIL", "test@fluzo.invalid")
 			env.Setenv("FLUZO_REPO", root)
-			return nil
+			return shareGoCaches(env, home)
 		},
-		Cmds: Commands(),
+		Cmds:      Commands(),
+		Condition: condition,
 	}
 }

@@ -109,11 +109,27 @@ func AcquireOwner(drive string, opts OwnerOptions) (*Owner, error) {
 		o.Record.Previous = &PreviousOwner{Instance: prev.Instance, PID: prev.PID, StartedAt: prev.StartedAt,
 			BootID: prev.BootID, State: state, SameBoot: prev.BootID == o.Record.BootID}
 	}
+	removeRecordTemps(drive)
 	if err := writeRecord(drive, o.Record); err != nil {
 		o.unlock()
 		return nil, err
 	}
 	return o, nil
+}
+
+// removeRecordTemps deletes temporary record files left by an owner that
+// died mid-write (renameio names them "."+RecordFile+digits). Only the
+// lock holder writes the record, so none of them can be in use.
+func removeRecordTemps(drive string) {
+	ents, err := os.ReadDir(drive)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "."+RecordFile) && e.Type().IsRegular() {
+			os.Remove(filepath.Join(drive, e.Name()))
+		}
+	}
 }
 
 // tryLock takes the exclusive lock without blocking, retrying briefly:
@@ -192,10 +208,18 @@ func readRecord(drive string) (OwnerRecord, error) {
 	return rec, err
 }
 
+// writeRecord replaces the record atomically. The temporary file is made
+// inside .fluzodrive itself (renameio would otherwise pick $TMPDIR when it
+// is on the same filesystem), so an interrupted write leaves nothing in
+// /tmp and its leftover is removed by the next owner.
 func writeRecord(drive string, rec OwnerRecord) error {
 	data, _ := json.Marshal(rec)
 	path := filepath.Join(drive, RecordFile)
-	if err := renameio.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+	if err := renameio.WriteFile(path, append(data, '\n'), 0o600, renameio.WithTempDir(drive)); err != nil {
+		if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT) {
+			return core.Wrap(err, core.CodeStorageError, "cannot write the owner record "+path+": the disk is full").
+				WithHint("free space on the filesystem holding %s; nothing was started", drive)
+		}
 		return core.Wrap(err, core.CodeStorageError, "cannot write the owner record "+path).
 			WithHint("check free space and permissions of %s", drive)
 	}

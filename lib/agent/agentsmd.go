@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
 )
 
 // Limits on repository instructions placed in the initial context. They
@@ -60,9 +60,14 @@ func DiscoverInstructions(ctx context.Context, root string) ([]Instructions, err
 	if len(paths) > maxInstructionFiles {
 		paths = paths[:maxInstructionFiles]
 	}
+	r, err := confine.Open(root, "")
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var found []Instructions
 	for _, p := range paths {
-		in, ok, err := readInstructions(root, p)
+		in, ok, err := readInstructions(r, p)
 		if err != nil {
 			return nil, err
 		}
@@ -83,18 +88,20 @@ func dedupe(sorted []string) []string {
 	return out
 }
 
-// readInstructions reads one AGENTS.md, refusing symlinks and special
-// files so that instructions cannot pull content from outside the root.
-func readInstructions(root, rel string) (Instructions, bool, error) {
-	full := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(full)
-	if err != nil || !fi.Mode().IsRegular() {
-		return Instructions{}, false, nil // deleted in the working tree, or not a plain file
-	}
-	f, err := os.Open(full)
+// readInstructions reads one AGENTS.md through the confinement root,
+// following no symlink and opening no special file, so instructions cannot
+// pull content from outside the root or block on a FIFO. A path that is
+// gone, a link, a FIFO or protected is skipped: git listed a name, not a
+// promise.
+func readInstructions(r *confine.Root, rel string) (Instructions, bool, error) {
+	f, _, err := r.OpenNoFollow(rel)
 	if err != nil {
-		return Instructions{}, false, core.Wrap(err, core.CodeFailed, "cannot read "+rel).
-			WithHint("check the file's permissions")
+		switch core.CodeOf(err) {
+		case confine.CodeAccessDenied, core.CodeFailed, confine.CodeConfinementUnavailable:
+			return Instructions{}, false, core.Wrap(err, core.CodeFailed, "cannot read "+rel).
+				WithHint("check the file's permissions")
+		}
+		return Instructions{}, false, nil
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxInstructionBytes+1))

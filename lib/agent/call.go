@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -54,6 +55,10 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
 	}
+	var lost *errBackendLost
+	if errors.As(stop, &lost) {
+		return a.backendLost(context.WithoutCancel(ctx), op, lost)
+	}
 	if stop != nil {
 		return stop
 	}
@@ -103,6 +108,10 @@ func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (De
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
+	var lost *errBackendLost
+	if errors.As(err, &lost) {
+		return lostOutcome(lost), lost
+	}
 	if err != nil {
 		out = toolOutcome{OK: false, Error: core.AsError(err)}
 	}

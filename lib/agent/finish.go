@@ -77,8 +77,10 @@ func (a *run) declareContract(ctx context.Context) error {
 	switch {
 	case a.verify != "":
 		return nil
+	case a.waived && a.waiverRecorded:
+		return nil
 	case a.waived:
-		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, map[string]any{"reason": "the user waived verification (--no-verify)"})
+		_, err := a.Journal.Record(ctx, a.refs, core.EvVerificationWaived, waiverBody)
 		if err != nil {
 			return stopWith(core.CodeStorageError, "journal_unavailable", err)
 		}
@@ -106,7 +108,14 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
 	}
 	a.Journal.OpDispatched(ctx, a.refs, op)
-	out, _ := a.Tools.Call(ctx, call.Name, call.Args)
+	out, err := a.Tools.Call(ctx, call.Name, call.Args)
+	var lost *errBackendLost
+	if errors.As(err, &lost) {
+		// Not a verdict on the work: the check itself did not finish.
+		a.Journal.OpResult(ctx, a.refs, op, lostOutcome(lost), "")
+		a.record(ctx, core.EvToolBackendLost, map[string]any{"operation": op, "unknown": lost.sent, "restarts": a.backendRestarts})
+		return Verdict{Verification: VerifyNotRun, Reason: ReasonToolBackendLost}
+	}
 	a.Journal.OpResult(ctx, a.refs, op, out, "")
 	exit, output := execResult(out)
 	state, serr := WorkspaceFingerprint(ctx, a.Root)

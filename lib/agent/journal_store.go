@@ -76,6 +76,14 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 			return err
 		}
 		refs.Attempt = att.ID
+		// The verification contract commits with the task: a crash right
+		// after creation must not leave a task resume cannot complete.
+		// (The command is in the task row; the waiver is this event.)
+		if t.NoVerify && t.Verify == "" {
+			if err := add(tx.Append(core.Event{Type: core.EvVerificationWaived, Session: refs.Session, Task: task.ID, Attempt: att.ID, Trace: refs.Trace, Data: waiverBody})); err != nil {
+				return err
+			}
+		}
 		if len(t.Config) > 0 {
 			sum := sha256.Sum256(t.Config)
 			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config)}
@@ -85,6 +93,9 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 	})
 	return refs, err
 }
+
+// waiverBody is the data of a verification.waived event.
+var waiverBody = json.RawMessage(`{"reason":"the user waived verification (--no-verify)"}`)
 
 func title(request string) string {
 	if len(request) > 80 {
@@ -166,7 +177,10 @@ const maxStoredResult = 16 << 10
 func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error {
 	to := core.OpSucceeded
 	reason := ""
-	if !out.OK {
+	switch {
+	case out.Unknown:
+		to, reason = core.OpUnknown, ReasonToolBackendLost
+	case !out.OK:
 		to = core.OpFailed
 		if out.Error != nil {
 			reason = string(out.Error.Code)

@@ -108,21 +108,25 @@ func stopWith(code core.Code, reason string, err error) error {
 // run is the state of one attempt.
 type run struct {
 	*Runner
-	refs      Refs
-	verify    string
-	waived    bool
-	msgs      []message
-	steps     stepLimit
-	loops     loopDetector
-	tokens    TokenAccount
-	budget    *admit.Budget
-	toolCalls int
-	editSeq   int64
-	touched   []string
-	denied    bool
-	summary   string
-	found     []Loop
-	pending   *PendingApproval
+	refs   Refs
+	verify string
+	waived bool
+	// waiverRecorded: the waiver event is already committed.
+	waiverRecorded bool
+	msgs           []message
+	steps          stepLimit
+	loops          loopDetector
+	tokens         TokenAccount
+	budget         *admit.Budget
+	toolCalls      int
+	editSeq        int64
+	touched        []string
+	denied         bool
+	summary        string
+	found          []Loop
+	pending        *PendingApproval
+	// backendRestarts counts this attempt's restarts of a lost backend.
+	backendRestarts int
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -131,7 +135,9 @@ func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 	if err != nil {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
-	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify}, nil)
+	faultPoint("after_task_created")
+	// StartTask recorded the waiver with the task.
+	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify, recorded: true}, nil)
 }
 
 // resume runs a new attempt of an interrupted task, carrying the budget
@@ -155,6 +161,8 @@ func (r *Runner) resume(ctx context.Context, j *storeJournal, task string, grant
 type contract struct {
 	verify string
 	waived bool
+	// recorded: the waiver is already durable (committed with the task).
+	recorded bool
 }
 
 func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contract, prior *prior) Result {
@@ -162,7 +170,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		r.OnStart(refs)
 	}
 	verify := c.verify
-	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == ""}
+	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, defaultMaxTurns)
 	var used admit.Usage
 	if prior != nil {

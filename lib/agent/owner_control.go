@@ -145,3 +145,30 @@ func (w *Owner) ctlForceStop(ctx context.Context, raw []byte) (any, error) {
 	cancel()
 	return map[string]any{"task": a.Task, "state": "stopping", "forced": true}, nil
 }
+
+// cancelRunning cancels the running task, if any (the port's shutdown).
+func (w *Owner) cancelRunning() {
+	t := &w.active
+	t.mu.Lock()
+	cancel := t.cancel
+	if cancel != nil {
+		t.state = "stopping"
+	}
+	t.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// killRunning force-stops the running task's in-flight command, if any.
+func (w *Owner) killRunning() {
+	t := &w.active
+	t.mu.Lock()
+	tools := t.tools
+	t.mu.Unlock()
+	if tools != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		tools.Kill(ctx)
+	}
+}

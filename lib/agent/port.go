@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -47,19 +46,33 @@ func (p *Port) Emit(v any) {
 	p.out.Encode(v)
 }
 
-// Serve reads commands until in ends, then waits for a running task.
+// Serve reads commands until in ends or ctx ends (a signal), then cancels
+// the running task and waits for it, within a bound, so that serve exits
+// and releases the workspace even while a task waits for an approval
+// nobody can give any more.
 func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 	handlers := p.handlers()
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
+	lines := make(chan commandLine)
+	go readCommands(in, maxCommandLine, lines)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				p.shutdown(shutdownBound)
+				return nil
+			}
+			if l.tooLong {
+				p.Emit(core.NewErrorRecord("", lineTooLong(l.bytes)))
+				continue
+			}
+			if len(l.data) > 0 {
+				p.Emit(control.Dispatch(ctx, handlers, l.data))
+			}
+		case <-ctx.Done():
+			p.shutdown(shutdownBound)
+			return nil
 		}
-		p.Emit(control.Dispatch(ctx, handlers, sc.Bytes()))
 	}
-	p.wg.Wait()
-	return nil
 }
 
 func (p *Port) handlers() map[string]control.Handler {

@@ -1,13 +1,16 @@
 package agent
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"os"
+	"io"
 	"path/filepath"
 	"sort"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/confine"
 )
 
 // StaleFile is a file whose content no longer matches the version an
@@ -47,13 +50,20 @@ func noteFileVersion(versions map[string]string, o core.Operation) {
 }
 
 // revalidate compares the last known version of each file with its
-// current content under root.
+// current content under root, read through the confinement root without
+// following symlinks (the recorded paths are the real ones the tools
+// reported): a file since replaced by a link, a FIFO or a protected path
+// reads as unreadable, hence stale, and nothing outside the root is read.
 func revalidate(root string, versions map[string]string) Revalidation {
 	rv := Revalidation{Checked: len(versions), Stale: []StaleFile{}}
+	r, err := confine.Open(root, "")
+	if err == nil {
+		defer r.Close()
+	}
 	for path, recorded := range versions {
-		current := tools.Absent
-		if data, err := os.ReadFile(filepath.Join(root, path)); err == nil {
-			current = tools.Version(data)
+		current := unreadableVersion
+		if r != nil {
+			current = currentVersion(r, path)
 		}
 		if current != recorded {
 			rv.Stale = append(rv.Stale, StaleFile{Path: path, Recorded: recorded, Current: current})
@@ -61,4 +71,26 @@ func revalidate(root string, versions map[string]string) Revalidation {
 	}
 	sort.Slice(rv.Stale, func(i, j int) bool { return rv.Stale[i].Path < rv.Stale[j].Path })
 	return rv
+}
+
+// unreadableVersion is the current version of a file that exists but
+// cannot be read as a plain file beneath the root.
+const unreadableVersion = "unreadable"
+
+// currentVersion is tools.Version of the file's content (its SHA-256),
+// hashed as it streams, or tools.Absent when it is gone.
+func currentVersion(r *confine.Root, path string) string {
+	f, _, err := r.OpenNoFollow(path)
+	if err != nil {
+		if core.CodeOf(err) == core.CodeNotFound {
+			return tools.Absent
+		}
+		return unreadableVersion
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return unreadableVersion
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

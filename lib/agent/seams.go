@@ -58,9 +58,12 @@ type model interface {
 
 // toolOutcome is the answer of the execution backend to one call.
 type toolOutcome struct {
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *core.Error     `json:"error,omitempty"`
+	OK bool `json:"ok"`
+	// Unknown: the backend vanished after the call may have reached it,
+	// so whether it took effect is not known (recorded "unknown").
+	Unknown bool            `json:"unknown,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *core.Error     `json:"error,omitempty"`
 }
 
 // Tools is the execution backend (a fluzo-tool serve child).

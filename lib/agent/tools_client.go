@@ -18,6 +18,10 @@ import (
 type toolClient struct {
 	C       *tools.Client
 	schemas json.RawMessage
+	// root, bin and extra start the child again after it was lost
+	// (empty root: an in-process server, which cannot be restarted).
+	root, bin string
+	extra     []string
 
 	mu      sync.Mutex
 	current string
@@ -34,13 +38,20 @@ func (t *toolClient) OnStopping(f func(target string, survivors any)) {
 	t.mu.Unlock()
 }
 
-// watchStopping forwards the server's stopping reports until it exits.
-func (t *toolClient) watchStopping() {
+// client is the live tools client (Restart replaces it).
+func (t *toolClient) client() *tools.Client {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.C
+}
+
+// watchStopping forwards c's stopping reports until quit closes.
+func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 	for {
 		var rep tools.Reply
 		select {
-		case rep = <-t.C.Stopping:
-		case <-t.quit:
+		case rep = <-c.Stopping:
+		case <-quit:
 			return
 		}
 		t.mu.Lock()
@@ -66,9 +77,43 @@ func startToolServer(ctx context.Context, root string, extra ...string) (*toolCl
 		return nil, err
 	}
 	schemas, _ := core.MarshalVerbatim(tools.Schemas())
-	t := &toolClient{C: c, schemas: schemas, quit: make(chan struct{})}
-	go t.watchStopping()
+	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, extra: extra, quit: make(chan struct{})}
+	go t.watchStopping(c, t.quit)
 	return t, nil
+}
+
+// Restart replaces a lost fluzo-tool child with a new one. The old
+// child's processes are not touched: they belong to a session that ended.
+func (t *toolClient) Restart(ctx context.Context) error {
+	if t.root == "" {
+		return core.Errorf(core.CodeFailed, "the in-process tool backend cannot be restarted")
+	}
+	c, err := tools.StartServer(ctx, t.root, t.bin, t.extra...)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	old, quit := t.C, t.quit
+	t.C, t.quit, t.current = c, make(chan struct{}), ""
+	go t.watchStopping(c, t.quit)
+	t.mu.Unlock()
+	if quit != nil {
+		close(quit)
+	}
+	old.Close() // reaps the dead child
+	return nil
+}
+
+// errBackendLost is the error of a call whose tool backend vanished.
+// sent says the request may have reached it, so the call may have had
+// effect: its outcome is unknown, never a failure.
+type errBackendLost struct {
+	sent  bool
+	cause error
+}
+
+func (e *errBackendLost) Error() string {
+	return "the tool backend (fluzo-tool serve) exited: " + e.cause.Error()
 }
 
 func isExecutable(p string) bool {
@@ -77,11 +122,15 @@ func isExecutable(p string) bool {
 }
 
 // Call runs one tool; a tool's own failure is a failed outcome, a broken
-// pipe is an error.
+// pipe is an error (an *errBackendLost when the child is gone).
 func (t *toolClient) Call(ctx context.Context, tool string, args json.RawMessage) (toolOutcome, error) {
-	p, err := t.C.Start(tool, args)
+	c := t.client()
+	if c.Lost() {
+		return toolOutcome{}, &errBackendLost{cause: core.Errorf(core.CodeFailed, "it was gone before the request was sent")}
+	}
+	p, err := c.Start(tool, args)
 	if err != nil {
-		return toolOutcome{}, err
+		return toolOutcome{}, t.lostOr(c, err)
 	}
 	t.mu.Lock()
 	t.current = p.ID
@@ -95,18 +144,32 @@ func (t *toolClient) Call(ctx context.Context, tool string, args json.RawMessage
 	// the result is still awaited (partial output kept).
 	done := make(chan struct{})
 	defer close(done)
-	go t.cancelOnDone(ctx, p.ID, done)
+	go t.cancelOnDone(ctx, c, p.ID, done)
 	res, err := p.Wait(context.WithoutCancel(ctx))
 	if err != nil {
-		return toolOutcome{}, err
+		return toolOutcome{}, t.lostOr(c, err)
 	}
 	return toolOutcome{OK: res.OK, Result: res.Data, Error: res.Err}, nil
+}
+
+// lostOr classifies a transport error after the request may have been
+// written: a dead child makes it an unknown outcome.
+func (t *toolClient) lostOr(c *tools.Client, err error) error {
+	// A write to a dead child fails before its output is seen to end:
+	// give the reader a moment to notice.
+	for i := 0; i < 100 && !c.Lost(); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if c.Lost() {
+		return &errBackendLost{sent: true, cause: err}
+	}
+	return err
 }
 
 // cancelOnDone asks the server to cancel request id once ctx ends. The
 // request may not have started its process yet when ctx ends, so the
 // cancel is repeated until it lands or the result arrives.
-func (t *toolClient) cancelOnDone(ctx context.Context, id string, done <-chan struct{}) {
+func (t *toolClient) cancelOnDone(ctx context.Context, c *tools.Client, id string, done <-chan struct{}) {
 	select {
 	case <-done:
 		return
@@ -116,7 +179,7 @@ func (t *toolClient) cancelOnDone(ctx context.Context, id string, done <-chan st
 	defer tick.Stop()
 	for {
 		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := t.C.Cancel(cctx, id)
+		err := c.Cancel(cctx, id)
 		cancel()
 		if err == nil {
 			return
@@ -139,7 +202,7 @@ func (t *toolClient) inFlight() string {
 // gracefully (SIGTERM, grace, report survivors).
 func (t *toolClient) Cancel(ctx context.Context) error {
 	if id := t.inFlight(); id != "" {
-		return t.C.Cancel(ctx, id)
+		return t.client().Cancel(ctx, id)
 	}
 	return nil
 }
@@ -147,7 +210,7 @@ func (t *toolClient) Cancel(ctx context.Context) error {
 // Kill force-stops the in-flight request's verified owned process group.
 func (t *toolClient) Kill(ctx context.Context) error {
 	if id := t.inFlight(); id != "" {
-		return t.C.Kill(ctx, id)
+		return t.client().Kill(ctx, id)
 	}
 	return nil
 }
@@ -157,8 +220,12 @@ func (t *toolClient) Schemas() json.RawMessage { return t.schemas }
 
 // Close ends the child: it stops its processes and exits.
 func (t *toolClient) Close() error {
-	if t.quit != nil {
-		close(t.quit)
+	t.mu.Lock()
+	c, quit := t.C, t.quit
+	t.quit = nil
+	t.mu.Unlock()
+	if quit != nil {
+		close(quit)
 	}
-	return t.C.Close()
+	return c.Close()
 }

@@ -6,9 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
 )
 
 // Verification outcomes carried by the result record.
@@ -73,6 +74,11 @@ func DecideVerification(command string, waived bool, last *VerificationRun, edit
 // changed or untracked (not ignored) file. Runtime state in .fluzodrive is
 // excluded.
 func WorkspaceFingerprint(ctx context.Context, root string) (string, error) {
+	r, err := confine.Open(root, "")
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
 	h := sha256.New()
 	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
 	if err != nil {
@@ -93,22 +99,31 @@ func WorkspaceFingerprint(ctx context.Context, root string) (string, error) {
 		}
 		h.Write(entry)
 		h.Write([]byte{0})
-		hashFileInto(h, filepath.Join(root, filepath.FromSlash(rel)))
+		hashFileInto(h, r, rel)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
-func hashFileInto(w io.Writer, path string) {
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() {
+// hashFileInto adds the state of one listed path: the content of a plain
+// file, the target of a symlink (never followed), "-" for a path that is
+// gone or special (a FIFO is refused from its O_PATH handle, so nothing
+// blocks), "?" when it cannot be read.
+func hashFileInto(w io.Writer, r *confine.Root, rel string) {
+	f, _, err := r.OpenNoFollow(rel)
+	switch core.CodeOf(err) {
+	case "":
+		defer f.Close()
+		io.Copy(w, f)
+	case confine.CodeSymlink:
+		target, err := r.Readlink(rel)
+		if err != nil {
+			io.WriteString(w, "?")
+			return
+		}
+		io.WriteString(w, "l"+target)
+	case core.CodeNotFound, confine.CodeSpecialFile, confine.CodeIsDirectory:
 		io.WriteString(w, "-")
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	default:
 		io.WriteString(w, "?")
-		return
 	}
-	defer f.Close()
-	io.Copy(w, f)
 }

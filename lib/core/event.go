@@ -92,6 +92,13 @@ const (
 	// changes, as in the result's "diff") when the task ends, so the port's
 	// diff query answers for any finished task, whichever process ran it.
 	EvDiffSummary = "diff.summary"
+	// EvToolBackendLost records that the task's tool backend (the
+	// fluzo-tool serve child) vanished; the call in flight, if any, has an
+	// unknown outcome.
+	EvToolBackendLost = "tool_backend.lost"
+	// EvToolBackendRestarted records the one restart of a lost tool
+	// backend an attempt allows.
+	EvToolBackendRestarted = "tool_backend.restarted"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -104,7 +111,7 @@ var EventTypes = []string{
 	EvBudget, EvObservation, EvYolo, EvIntervention, EvRecovery,
 	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
-	EvVerificationWaived, EvDiffSummary,
+	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

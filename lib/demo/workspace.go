@@ -96,13 +96,12 @@ func copyFixture(dir string, extra map[string]string) error {
 // commitFixture runs git through the hardened runner even though the
 // repository is our own: the user's global configuration still applies.
 func commitFixture(ctx context.Context, dir string) error {
-	env := gitx.Env(os.Environ())
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main"},
 		{"add", "-A"},
 		{"-c", "user.name=Fluzo Demo", "-c", "user.email=demo@fluzo.invalid", "commit", "-q", "-m", "fixture: rust-wordcount"},
 	} {
-		if _, err := gitx.Output(ctx, gitx.Args(ctx, dir, env, args...), env); err != nil {
+		if _, err := gitx.Output(ctx, dir, os.Environ(), args...); err != nil {
 			return core.Wrap(err, core.CodeFailed, "git "+strings.Join(args, " ")+" failed in "+dir).
 				WithHint("check that git is installed and on PATH")
 		}

@@ -14,7 +14,7 @@ import (
 func (s *Server) respond(w *statusWriter, r *http.Request, step *Step, o observed, rec *record) {
 	ctx := r.Context()
 	resp := &step.Respond
-	if !wait(ctx, resp.HeaderDelayMS) {
+	if !wait(ctx, resp.HeaderDelayMS) || !s.passGate(ctx, resp.Hold) {
 		return
 	}
 	switch {

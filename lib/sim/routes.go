@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -21,9 +22,20 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case "/_sim/verdict":
 		writeJSON(w, http.StatusOK, s.Verify())
 		return
+	case "/_sim/release":
+		if r.Method == http.MethodPost && r.URL.Query().Get("gate") != "" {
+			gate := r.URL.Query().Get("gate")
+			s.Release(gate)
+			writeJSON(w, http.StatusOK, map[string]any{"v": 1, "type": "released", "gate": gate})
+			return
+		}
 	case "/_sim/shutdown":
 		if r.Method == http.MethodPost {
+			// Close cuts every connection, this one too: the reply must be
+			// on the wire first. writeJSON sets Content-Length, so after the
+			// flush nothing of this response is left to write.
 			writeJSON(w, http.StatusOK, s.Verify())
+			http.NewResponseController(w).Flush()
 			go s.Close()
 			return
 		}
@@ -155,9 +167,11 @@ func clipText(s string, n int) string {
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	raw, _ := core.MarshalVerbatim(v)
+	raw = append(raw, '\n')
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
 	w.WriteHeader(status)
-	w.Write(append(raw, '\n'))
+	w.Write(raw)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {

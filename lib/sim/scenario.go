@@ -81,6 +81,10 @@ type Respond struct {
 	StallAfter    int `json:"stall_after,omitempty"`     // chunks sent before stalling
 	StallMS       int `json:"stall_ms,omitempty"`        // how long the stall lasts
 
+	// Hold, when set, names a gate: the answer waits before its headers
+	// until the gate is released (Server.Release, POST /_sim/release).
+	Hold string `json:"hold,omitempty"`
+
 	Status     int       `json:"status,omitempty"`      // error status (4xx/5xx)
 	RetryAfter string    `json:"retry_after,omitempty"` // Retry-After header with status
 	Body       string    `json:"body,omitempty"`        // raw error body

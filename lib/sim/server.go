@@ -38,6 +38,7 @@ type Server struct {
 	unexpected  []Unexpected
 	inflight    map[string]int
 	maxInflight map[string]int
+	gates       map[string]chan struct{} // by name; closed when released
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -62,6 +63,12 @@ func StartWith(ctx context.Context, sc *Scenario, opt Options) (*Server, error) 
 		ln.Close()
 		return nil, err
 	}
+	return serveOn(ctx, sc, opt, ln, tln), nil
+}
+
+// serveOn serves sc on the listeners ln (the API) and tln (the redirect
+// target). Tests pass wrapped listeners to slow the connections down.
+func serveOn(ctx context.Context, sc *Scenario, opt Options, ln, tln net.Listener) *Server {
 	s := &Server{
 		sc: sc, url: "http://" + ln.Addr().String(), shutdown: make(chan struct{}),
 		queues: newQueues(sc), inflight: map[string]int{}, maxInflight: map[string]int{}, log: opt.Log,
@@ -76,7 +83,7 @@ func StartWith(ctx context.Context, sc *Scenario, opt Options) (*Server, error) 
 		case <-s.shutdown:
 		}
 	}()
-	return s, nil
+	return s
 }
 
 func listenLoopback(addr string) (net.Listener, error) {

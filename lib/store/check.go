@@ -48,6 +48,7 @@ func Check(ctx context.Context, ws Workspace) []Finding {
 		return out
 	}
 	out = append(out, checkModes(ws)...)
+	out = append(out, checkOwnerLock(ws))
 	if ex, err := CheckExclusion(ctx, ws); err != nil {
 		add("git_exclusion", StatusFail, errMessage(err), errHint(err), ws.Drive())
 	} else if !ex.OK() {

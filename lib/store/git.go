@@ -5,74 +5,26 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/gitx"
 )
 
-// gitSafeArgs disable every repository-configured helper that plain
-// inspection could otherwise run (DESIGN §7 invariant 6): fsmonitor hooks,
-// pagers, external diff and textconv drivers, credential prompts. Git is the
-// authority on tracking and ignore rules, but a hostile repository must not
-// execute code when Fluzo asks it a question.
-var gitSafeArgs = []string{
-	"--no-pager",
-	"-c", "core.fsmonitor=false",
-	"-c", "core.untrackedCache=false",
-	"-c", "core.hooksPath=/dev/null",
-	"-c", "diff.external=",
-	"-c", "credential.helper=",
-	"-c", "protocol.allow=never",
-}
-
-// runGit runs git in dir with helpers disabled and returns stdout and the
-// exit status (0 when git succeeded). A failure to start git at all is an
-// error.
+// runGit runs git in dir through the one hardened runner (lib/tools/gitx:
+// no repository-configured helper runs, DESIGN §7 invariant 6) and returns
+// stdout and the exit status (0 when git succeeded). Git is the authority
+// on tracking and ignore rules, but a hostile repository must not execute
+// code when Fluzo asks it a question. The user's global and system
+// configuration stay: their ignore rules are part of what "excluded"
+// means to the user's own git. A failure to run git at all is an error.
 func runGit(ctx context.Context, dir string, args ...string) (string, int, error) {
-	full := append(append([]string{"-C", dir}, gitSafeArgs...), args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = gitEnviron(os.Environ())
-	cmd.Stdin = nil
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode(), nil
-	case err != nil:
-		return "", -1, core.Wrap(err, core.CodeConfigurationRequired, "git could not be run").
-			WithHint("install git; Fluzo relies on it to keep .fluzodrive out of the repository")
+	res, err := gitx.Run(ctx, dir, os.Environ(), args...)
+	if err != nil {
+		return "", -1, err
 	}
-	return out.String(), 0, nil
-}
-
-// gitUserConfigVars choose which user and system configuration git reads
-// (and so which ignore rules apply) or limit repository discovery; they
-// never point git at another repository, so they are kept.
-var gitUserConfigVars = map[string]bool{
-	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_NOSYSTEM": true, "GIT_CEILING_DIRECTORIES": true,
-}
-
-// gitEnviron is env without the variables that would make git answer
-// about another repository or run a helper (GIT_DIR, GIT_WORK_TREE,
-// GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF …: every GIT_*
-// name but gitUserConfigVars, plus pagers and askpass), with prompts and
-// optional locks off.
-// The system and global configuration stay: their ignore rules are part
-// of what "excluded" means to the user's own git.
-func gitEnviron(env []string) []string {
-	out := make([]string, 0, len(env)+4)
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if (strings.HasPrefix(k, "GIT_") && !gitUserConfigVars[k]) || k == "PAGER" || k == "SSH_ASKPASS" {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "GIT_ASKPASS=")
+	return string(res.Stdout), res.ExitCode, nil
 }
 
 // gitTopLevel returns the working-tree root containing dir.

@@ -45,6 +45,11 @@ type Store struct {
 	writeMu sync.Mutex
 	now     func() time.Time
 	project Project
+	// walRetryAt and walTruncateAt are the -wal sizes at which boundWAL
+	// next tries a passive or a TRUNCATE checkpoint (under writeMu).
+	walRetryAt, walTruncateAt int64
+	// walCheckpoints counts boundWAL's checkpoint attempts (tests).
+	walCheckpoints int
 }
 
 // Workspace returns the workspace the store belongs to.
@@ -53,8 +58,16 @@ func (s *Store) Workspace() Workspace { return s.ws }
 // ReadOnly reports whether the store was opened with OpenReadOnly.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
-// Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the database. A writer first truncates the WAL to zero
+// bytes (a short wait for readers; if one holds it up, the log stays for
+// the next writer to checkpoint), so a closed store occupies only its
+// main file even while readers keep it open.
+func (s *Store) Close() error {
+	if !s.readOnly {
+		s.checkpoint(context.Background(), "TRUNCATE")
+	}
+	return s.db.Close()
+}
 
 // DB exposes the handle for read-only diagnostics (check, stats). Writers
 // must use Write.
@@ -73,16 +86,13 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
+	if err := ensureCreated(ctx, ws); err != nil {
+		return nil, err
+	}
 	if err := createPrivateFile(ws.Database()); err != nil {
 		return nil, err
 	}
-	params := url.Values{}
-	params.Set("_txlock", "immediate")
-	params.Set("_journal_mode", "WAL")
-	params.Set("_synchronous", "FULL")
-	params.Set("_foreign_keys", "1")
-	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
-	db, err := sql.Open(writerDriver, dsn(ws.Database(), params))
+	db, err := sql.Open(writerDriver, dsn(ws.Database(), writerParams()))
 	if err != nil {
 		return nil, storageErr(err, "cannot open "+ws.Database())
 	}
@@ -90,6 +100,10 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, asStorage(err, "cannot open "+ws.Database())
+	}
+	if err := quickCheck(ctx, db, ws.Database()); err != nil {
+		db.Close()
+		return nil, err
 	}
 	if err := migrate(ctx, s); err != nil {
 		db.Close()
@@ -100,6 +114,36 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// writerParams are the connection settings of every writer connection.
+func writerParams() url.Values {
+	params := url.Values{}
+	params.Set("_txlock", "immediate")
+	params.Set("_journal_mode", "WAL")
+	params.Set("_synchronous", "FULL")
+	params.Set("_foreign_keys", "1")
+	params.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	return params
+}
+
+// quickCheckErrors bounds how many problems the open-time check collects;
+// one is enough to refuse, a few help the report.
+const quickCheckErrors = 5
+
+// quickCheck refuses a damaged store before anything writes to it.
+// PRAGMA quick_check reads every page once (O(N), no index cross-checks),
+// which is what catches a zeroed or torn page; integrity_check, which
+// also verifies every index entry, is left to 'fluzo-store check'.
+func quickCheck(ctx context.Context, db *sql.DB, path string) error {
+	res, err := collect(ctx, db, scanString, fmt.Sprintf("PRAGMA quick_check(%d)", quickCheckErrors))
+	if err != nil {
+		return openFailure(path, err)
+	}
+	if len(res) != 1 || res[0] != "ok" {
+		return damaged(path, errors.New("SQLite quick check: "+oneLine(strings.Join(first(res, quickCheckErrors), "; "))))
+	}
+	return nil
 }
 
 // OpenReadOnly opens an existing store for queries only. It never creates,
@@ -175,8 +219,12 @@ var pragmaWant = []struct{ name, want string }{
 	{"busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds())},
 }
 
-// verifyPragmas reads back the durability pragmas of a new connection.
+// verifyPragmas reads back the durability pragmas of a new connection
+// and caps the size the WAL file is cut back to after a checkpoint.
 func verifyPragmas(conn *sqlite3.SQLiteConn) error {
+	if _, err := conn.Exec(fmt.Sprintf("PRAGMA journal_size_limit = %d", WALCheckpointBytes), nil); err != nil {
+		return storageErr(err, "cannot set journal_size_limit")
+	}
 	for _, p := range pragmaWant {
 		got, err := pragmaValue(conn, p.name)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 
 	"github.com/josecorral/fluzo/lib/core"
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -13,6 +14,9 @@ import (
 // storageErr wraps a low-level failure as storage_error (exit 13).
 func storageErr(err error, what string) *core.Error {
 	e := core.Wrap(err, core.CodeStorageError, what)
+	if diskFull(err) {
+		return e.WithHint("the disk is full; free space or purge history ('fluzo-store history purge'); the store is intact and reopens once there is room")
+	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
 		switch se.Code {
@@ -27,6 +31,24 @@ func storageErr(err error, what string) *core.Error {
 		}
 	}
 	return e.WithHint("run 'fluzo-store check' for details")
+}
+
+// diskFull reports a failure caused by a full filesystem: SQLITE_FULL,
+// or an I/O error whose system errno is ENOSPC or EDQUOT (SQLite reports
+// a full disk while growing -shm or -wal as SQLITE_IOERR).
+func diskFull(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC || se.SystemErrno == syscall.EDQUOT
+	}
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// isCorrupt reports SQLite's verdict that the file is damaged or not a
+// database at all, as opposed to a failure to read it.
+func isCorrupt(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
 }
 
 // asStorage keeps a typed error as is and wraps anything else.

@@ -164,6 +164,17 @@ func (c *Client) send(id string, rec any) (chan Reply, error) {
 	return ch, nil
 }
 
+// Lost reports whether the server's output has ended: the server exited
+// (or was killed), so no request in flight will ever be answered.
+func (c *Client) Lost() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // NextID returns a fresh request id.
 func (c *Client) NextID() string { return fmt.Sprintf("r%d", c.seq.Add(1)) }
 

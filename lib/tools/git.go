@@ -21,14 +21,16 @@ type GitResult struct {
 // runGit runs one hardened git command through the process runner, so it
 // too gets a closed stdin, its own group, bounded output and a timeout.
 func (s *Server) runGit(ctx context.Context, id string, sub ...string) (any, error) {
-	env := gitx.Env(s.childEnvOrBaseline())
-	argv := gitx.Args(ctx, s.root.Dir(), env, sub...)
-	exe, err := proc.LookPath("git", env)
+	git, err := gitx.Prepare(ctx, s.root.Dir(), s.childEnvOrBaseline(), sub...)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := proc.LookPath("git", git.Env)
 	if err != nil {
 		return nil, err
 	}
 	timeout, _ := effectiveTimeout(ctx, DefaultTimeoutSeconds)
-	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, argv[1:]...), Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
+	p, err := proc.Start(proc.Spec{Argv: append([]string{exe}, git.Argv[1:]...), Env: git.Env, Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +140,11 @@ func runGitAdd(ctx context.Context, s *Server, id string, raw json.RawMessage) (
 	// Staging runs clean filters. Running them would launch programs the
 	// repository chose; skipping them would stage the wrong content (an
 	// LFS repository would commit the raw file). Refuse instead.
-	if drivers := gitx.FilterDrivers(ctx, s.root.Dir(), gitx.Env(s.childEnvOrBaseline())); len(drivers) > 0 {
+	drivers, err := gitx.FilterDrivers(ctx, s.root.Dir(), s.childEnvOrBaseline())
+	if err != nil {
+		return nil, err
+	}
+	if len(drivers) > 0 {
 		return nil, core.Errorf("helper_required", "staging in this repository needs its filter drivers (%s), which git tools never run", strings.Join(drivers, ", ")).
 			WithHint("stage through the shell tool (git add ...), which policy reviews as an ordinary process")
 	}

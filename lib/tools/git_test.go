@@ -76,6 +76,10 @@ func TestGitMutationsAreSeparateAndHookless(t *testing.T) {
 	remote := t.TempDir()
 	git(t, remote, "init", "-q", "--bare")
 	git(t, repo, "remote", "add", "origin", remote)
+	// git_commit runs with the tool's minimal environment, so the identity
+	// must come from the repository: the test machine may have no global one.
+	git(t, repo, "config", "user.name", "Fluzo Test")
+	git(t, repo, "config", "user.email", "test@fluzo.invalid")
 	c := newClient(t, repo)
 	// The repository's filter driver must run to stage correctly: refused.
 	callErr(t, c, "git_add", map[string]any{"paths": []string{"a.txt"}}, "helper_required")

@@ -13,11 +13,24 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools/discover"
 	"github.com/josecorral/fluzo/lib/tools/proc"
 )
 
 // MaxLine bounds one request line (a write carries the whole file).
 const MaxLine = 96 << 20
+
+// DefaultMaxInFlight bounds the bytes of request lines being served at
+// once: room for one maximal write plus ordinary traffic. Each request
+// costs a few times its line in memory while it runs (decoded arguments,
+// the content written), so this is what bounds the server's memory.
+const DefaultMaxInFlight = 128 << 20
+
+// Codes of requests refused for size.
+const (
+	CodeBusy            core.Code = "busy"
+	CodeRequestTooLarge core.Code = "request_too_large"
+)
 
 // Options configure a server.
 type Options struct {
@@ -40,6 +53,10 @@ type Options struct {
 	// started their own session. It changes the whole process; the
 	// fluzo-tool binary sets it, embedders usually should not.
 	Subreaper bool
+	// MaxInFlight bounds the total bytes of request lines in flight
+	// (default DefaultMaxInFlight); a request that would pass it is
+	// refused with busy, one larger than it with request_too_large.
+	MaxInFlight int64
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
@@ -51,6 +68,8 @@ type Server struct {
 	mu      sync.Mutex
 	running map[string]*proc.Process
 	active  map[string]bool
+	// inFlight is the byte total of the request lines being served.
+	inFlight int64
 	// early holds cancel/kill received before the request's process ran.
 	early   map[string]earlyControl
 	closing bool
@@ -69,6 +88,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.ParentEnv == nil {
 		opts.ParentEnv = os.Environ()
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
 	}
 	if err := opts.Env.Validate(); err != nil {
 		return nil, err
@@ -92,6 +114,7 @@ func (s *Server) Close() error { return s.root.Close() }
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.removeTempLeftovers(ctx)
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -137,6 +160,15 @@ loop:
 	}
 	s.shutdown()
 	return err
+}
+
+// removeTempLeftovers deletes the temporary files of writes interrupted
+// by an earlier crash (any server's: a live write holds its file's lock
+// and is left alone), so git status and the user no longer see them.
+func (s *Server) removeTempLeftovers(ctx context.Context) {
+	for _, rel := range discover.Temps(ctx, s.root, s.childEnvOrBaseline()) {
+		s.root.RemoveTemp(rel)
+	}
 }
 
 func readLine(rd *bufio.Reader) ([]byte, error) {
@@ -198,18 +230,44 @@ func (s *Server) dispatch(ctx context.Context, n int, line []byte) {
 		s.write(errReply(in.ID, core.Errorf(code, "%s", msg).WithHint("use a new id per request")))
 		return
 	}
+	size := int64(len(line))
+	if err := s.admitBytes(size); err != nil {
+		s.mu.Unlock()
+		s.write(errReply(in.ID, err))
+		return
+	}
 	s.active[in.ID] = true
+	s.inFlight += size
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args, MaxSeconds: in.MaxSeconds})
 		s.mu.Lock()
+		s.inFlight -= size
 		delete(s.active, in.ID)
 		delete(s.early, in.ID)
 		s.mu.Unlock()
 		s.write(reply)
 	}()
+}
+
+// admitBytes refuses a request line that would take the in-flight total
+// past the limit (s.mu held). Refusing, rather than waiting, keeps the
+// request reader free to see cancel and kill controls.
+func (s *Server) admitBytes(size int64) error {
+	limit := s.opts.MaxInFlight
+	switch {
+	case size > limit:
+		return core.Errorf(CodeRequestTooLarge, "the request is %d bytes; the server accepts at most %d bytes of requests at once", size, limit).
+			WithHint("send a smaller request (write large files in parts, or with a process tool)").
+			With("size", size).With("limit", limit)
+	case s.inFlight+size > limit:
+		return core.Errorf(CodeBusy, "the request is %d bytes and %d bytes of requests are in flight; the limit is %d bytes", size, s.inFlight, limit).
+			WithHint("retry after an earlier request has answered").
+			With("size", size).With("in_flight", s.inFlight).With("limit", limit)
+	}
+	return nil
 }
 
 // Handle runs one tool request and returns its reply.

@@ -9,7 +9,7 @@ function __fluzo_tool_path
       continue
     end
     switch $w
-      case --root --grace --capture-limit --env --inherit-env --auth-file --args --baseline --touched
+      case --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched
         set skip 1
         continue
       case '-*'
@@ -68,12 +68,14 @@ complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@\'' -a 'diff' -d 'compa
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'

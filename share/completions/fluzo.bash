@@ -11,7 +11,7 @@ _fluzo() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url) skip=1; continue ;;
+      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -87,6 +87,7 @@ _fluzo() {
       "/observe/health") p="/observe/health"; n=0 ;;
       "/observe/probe") p="/observe/probe"; n=0 ;;
       "/observe/purge") p="/observe/purge"; n=0 ;;
+      "/tui") p="/tui"; n=0 ;;
       *) n=$((n + 1)) ;;
     esac
   done
@@ -124,13 +125,16 @@ _fluzo() {
       "/admit/check --grants") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/sim/serve --scenario") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/observe --workspace"|"/observe -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/tui --workspace") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/tui --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/tui --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
     esac
     COMPREPLY=()
     return
   fi
   if [[ $cur != -* && $n -eq 0 ]]; then
     case "$p" in
-      "/help") COMPREPLY=($(compgen -W "version help demo run init history events replay telemetry agent tool store admit sim observe" -- "$cur")); return ;;
+      "/help") COMPREPLY=($(compgen -W "version help demo run init history events replay telemetry agent tool store admit sim observe tui" -- "$cur")); return ;;
       "/replay") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/telemetry/replay") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/telemetry/diag") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
@@ -174,7 +178,7 @@ _fluzo() {
   fi
   local words=""
   case "$p" in
-    "") words="version help demo run init history events replay telemetry agent tool store admit sim observe --help" ;;
+    "") words="version help demo run init history events replay telemetry agent tool store admit sim observe tui --help" ;;
     "/version") words="--help" ;;
     "/help") words="--help" ;;
     "/demo") words="--headless --dir --json --help" ;;
@@ -205,8 +209,8 @@ _fluzo() {
     "/agent/cancel") words="--workspace -C --json --help" ;;
     "/agent/kill") words="--workspace -C --yes --json --help" ;;
     "/tool") words="serve call schema baseline diff --help" ;;
-    "/tool/serve") words="--root --grace --capture-limit --env --inherit-env --auth-file --help" ;;
-    "/tool/call") words="--root --grace --capture-limit --env --inherit-env --auth-file --args --help" ;;
+    "/tool/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --help" ;;
+    "/tool/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --help" ;;
     "/tool/schema") words="--help" ;;
     "/tool/baseline") words="--root --help" ;;
     "/tool/diff") words="--root --baseline --touched --help" ;;
@@ -247,6 +251,7 @@ _fluzo() {
     "/observe/health") words="--json --help" ;;
     "/observe/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/observe/purge") words="--local --dry-run --yes --json --help" ;;
+    "/tui") words="--workspace --config --animation-fps --reduced-motion --theme --ascii --no-color --mouse --dev-menu --no-dev-menu --draft --submit --set --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

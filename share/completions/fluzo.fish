@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url
+      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url --animation-fps --theme --draft
         set skip 1
         continue
       case '-*'
@@ -232,6 +232,9 @@ function __fluzo_path
       case '@/observe/purge'
         set p '@/observe/purge'
         set n 0
+      case '@/tui'
+        set p '@/tui'
+        set n 0
       case '*'
         set n (math $n + 1)
     end
@@ -276,8 +279,9 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'store' -d 'run fluzo-stor
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'admit' -d 'run fluzo-admit'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'sim' -d 'run fluzo-sim'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'observe' -d 'run fluzo-observe'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'; and test (__fluzo_path --args) = 0' -x -a 'version help demo run init history events replay telemetry agent tool store admit sim observe'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI (required in this release)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'tui' -d 'run fluzo-tui'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/help\'; and test (__fluzo_path --args) = 0' -x -a 'version help demo run init history events replay telemetry agent tool store admit sim observe tui'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l headless -d 'run without the terminal UI and print the result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l dir -x -a '(__fish_complete_directories)' -d 'create the demo repository in DIR (new or empty; default: a temporary directory)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/demo\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l task -r -d 'the request, in plain words'
@@ -392,12 +396,14 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'diff' -d 'compare th
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l max-inflight-bytes -r -d 'bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
@@ -534,3 +540,16 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/purge\'' -l local -d 'pu
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/purge\'' -l dry-run -d 'list what would be removed, remove nothing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/purge\'' -l yes -d 'confirm removal'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/observe/purge\'' -l json -d 'print one JSON record instead of text'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l workspace -x -a '(__fish_complete_directories)' -d 'the workspace DIR (default: the current directory)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l config -r -F -d 'read settings from FILE instead of DIR/.fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l animation-fps -r -d 'animation frames per second, 0-60 (0: static; default tui.animation_fps)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l reduced-motion -d 'no animation (same as tui.reduced_motion)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l theme -r -d 'default or high-contrast (default tui.theme)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l ascii -d 'draw with ASCII only'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l no-color -d 'no colour (also when NO_COLOR is set)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l mouse -d 'capture the mouse (wheel scrolls; ctrl+o releases it)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l dev-menu -d 'enable the developer menu (not in this release: accepted, no menu yet)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l no-dev-menu -d 'disable the developer menu (the default)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l draft -r -d 'pre-fill the composer with TEXT'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l submit -d 'submit the --draft at once'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting for the agent, KEY=VALUE (repeatable)'

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,7 +80,26 @@ func lockHold(ctx context.Context, c *cli.Command) error {
 		}
 		return runner.Silent{Code: code}
 	case err != nil:
-		return core.Wrap(err, core.CodeFailed, "cannot run "+args[0]).WithHint("check the command name and PATH")
+		return startError(args[0], err)
 	}
 	return nil
+}
+
+// startError says why COMMAND did not start, naming the OS error
+// (permission denied, exec format error, ...) rather than Go's wording.
+func startError(name string, err error) error {
+	var errno syscall.Errno
+	why := err.Error()
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		why = "not found in PATH"
+	case errors.As(err, &errno):
+		why = errno.Error()
+	case errors.Is(err, fs.ErrPermission):
+		why = "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		why = "no such file or directory"
+	}
+	return core.Wrap(err, core.CodeFailed, "cannot run "+name+": "+why).
+		WithHint("check the command name, PATH and that the file is an executable you may run")
 }

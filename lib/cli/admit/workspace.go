@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/gitx"
@@ -23,9 +22,7 @@ func resolveWorkspace(ctx context.Context, c *cli.Command) (context.Context, err
 		return ctx, core.Errorf(core.CodeConfigurationRequired, "workspace %s is not a directory", dir).
 			WithHint("pass --workspace (-C) with an existing directory")
 	}
-	argv := []string{"git", "--no-pager", "-C", dir, "-c", "core.fsmonitor=false", "rev-parse", "--show-toplevel"}
-	out, err := gitx.Output(ctx, argv, gitx.Env(os.Environ()))
-	top := strings.TrimSpace(string(out))
+	top, err := gitx.TopLevel(ctx, dir, os.Environ())
 	if err != nil || !filepath.IsAbs(top) {
 		return ctx, nil
 	}

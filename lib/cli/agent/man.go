@@ -22,8 +22,15 @@ A task needs a verification command (--verify, harness.verify_command, or a
 test command quoted in the task) or an explicit waiver (--no-verify, or
 "no_verify":true in start_task): without either it fails at once with reason
 verification_not_configured and no model request. A waiver is recorded as a
-verification.waived event and carries over to resume. pending names the
-operation a headless run stopped at.`},
+verification.waived event, committed with task.created, and carries over to
+resume. pending names the operation a headless run stopped at.
+
+If the tool backend (the fluzo-tool serve child) exits while a call runs,
+that operation is recorded unknown (it may have taken effect; it is never
+replayed) with a tool_backend.lost event. An attempt restarts the backend at
+most once (a tool_backend.restarted event); a second loss, or a failed
+restart, ends the task failed with reason tool_backend_lost (exit 1), with or
+without --no-verify.`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
@@ -53,8 +60,8 @@ compaction_still_too_large, compaction_budget_exhausted,
 compaction_persistence_failed or compaction_nothing_eligible; a cancel while
 the compaction request is in flight ends the task cancelled with reason
 compaction_cancelled. The context is never switched on failure.`},
-		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_intent_commit or
-FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
+		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_task_created,
+FLUZO_FAULT=after_intent_commit or FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
 boundary (recovery tests only; ignored without the test profile).
 XDG_RUNTIME_DIR locates control sockets.`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).

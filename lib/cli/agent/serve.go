@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"os"
+	"os/signal"
+	"syscall"
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/urfave/cli/v3"
@@ -35,8 +37,11 @@ An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions
 are delivered in order at the next safe boundary and can be edited until
 then. YOLO set here lasts for this session only. A client that sees a seq gap
-re-pages the missing events with "events". On end of input the running task
-finishes and serve exits. PORT PROTOCOL in fluzo-agent(1) has every field,
+re-pages the missing events with "events". On end of input, SIGTERM, SIGINT or
+SIGHUP the running task is cancelled (even while it waits for an approval),
+its outcome recorded within 15 seconds, and serve exits releasing the
+workspace. A command line over 4 MiB is answered with an invalid_request
+error naming the limit (reason line_too_long) and skipped. PORT PROTOCOL in fluzo-agent(1) has every field,
 answer and error.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
@@ -57,5 +62,9 @@ func serveAction(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	port.Owner = owner
+	// A signal ends serve like end of input: the running task is
+	// cancelled, its outcome recorded, and the workspace released.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
 	return port.Serve(ctx, os.Stdin)
 }

@@ -19,8 +19,12 @@ events, committed to the store before they are written,
 
 whose seq counts per session without gaps, and live updates such as
 {"v":1,"type":"live.delta",...}, which are not stored, have no seq and may be
-lost. One task runs at a time; on end of input the running task finishes and
-serve exits 0.
+lost. One task runs at a time. On end of input, SIGTERM, SIGINT or SIGHUP the
+running task is cancelled (even while it waits for an approval) and its
+outcome recorded within 15 seconds; then serve exits 0 and releases the
+workspace. A command line over 4 MiB (4194304 bytes) is answered with an
+invalid_request error whose details name the limit (limit_bytes, reason
+line_too_long); the line is skipped and later commands are answered.
 
 Task commands (ack data after the arrow):
 

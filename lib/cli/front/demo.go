@@ -21,18 +21,23 @@ func demoCommand() *cli.Command {
 		Name:  "demo",
 		Usage: "fix the bundled Rust fixture end to end against the model simulator",
 		Description: `Copies the bundled Rust crate (one failing regression test, three passing
-tests) into a fresh git repository, starts fluzo-sim with the bundled scenario,
-and runs "fluzo-agent run" there with the one grant the scenario needs
-(exec:cargo test). The agent reproduces the failure, reads and edits the
-implementation, reruns the tests, and the runtime reruns cargo test itself
-before declaring the task completed. Needs cargo; uses no network. Before
-anything is created it runs cargo --version in the environment the tools give
-their children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see fluzo-tool(1),
-ENVIRONMENT) and, when that fails, says which variable and path are at fault.
-The exit status is fluzo-agent's; a warning on stderr says when the simulator saw
-requests other than the scenario's.`,
+tests) into a fresh git repository and starts fluzo-sim with the bundled
+scenario. Then it opens the terminal UI (fluzo-tui) on that repository with the
+demo task submitted: the task streams in, and its first cargo test asks for
+approval on a card in the conversation (nothing preselected; press Tab, then
+a). The agent reproduces the failure, edits the implementation, reruns the
+tests, and the runtime reruns cargo test itself before declaring the task
+completed; the result shows the verification and the diff summary.
+
+With --headless it runs "fluzo-agent run" instead, with the one grant the
+scenario needs (exec:cargo test), and prints the result. Needs cargo; uses no
+network. Before anything is created it runs cargo --version in the environment
+the tools give their children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see
+fluzo-tool(1), ENVIRONMENT) and, when that fails, says which variable and path
+are at fault. The exit status is fluzo-tui's or fluzo-agent's; a warning on stderr
+says when the simulator saw requests other than the scenario's.`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI (required in this release)"},
+			&cli.BoolFlag{Name: "headless", Usage: "run without the terminal UI and print the result"},
 			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (new or empty; default: a temporary directory)"},
 			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
 		},
@@ -41,9 +46,6 @@ requests other than the scenario's.`,
 }
 
 func demoAction(ctx context.Context, c *cli.Command) error {
-	if !c.Bool("headless") {
-		return runner.Usage(c, "the interactive demo needs the terminal UI, which is not part of this build; run 'fluzo demo --headless'")
-	}
 	if c.Args().Len() > 0 {
 		return runner.Usage(c, "demo takes no arguments")
 	}
@@ -55,8 +57,11 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err == nil {
 		_, err = findSibling("fluzo-agent")
 	}
+	if err == nil && !c.Bool("headless") {
+		_, err = findSibling("fluzo-tui")
+	}
 	if err != nil {
-		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim and fluzo-agent, and one of them is missing: %v", err).
+		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim, fluzo-agent and (without --headless) fluzo-tui, and one of them is missing: %v", err).
 			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
 	}
 	if err := demo.CheckToolchain(ctx, os.Environ()); err != nil {
@@ -66,8 +71,15 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
-	runErr := execSibling(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")))
+	var runErr error
+	if c.Bool("headless") {
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
+		runErr = execSibling(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")))
+	} else {
+		// The UI owns the terminal until it exits; the workspace is named after.
+		runErr = execSibling(ctx, c, "fluzo-tui", []string{"--workspace", d.Dir, "--draft", demo.Request, "--submit"})
+		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
+	}
 	verdict, err := d.Stop()
 	if err != nil {
 		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: %s\n", termsafe.Line(err.Error()))

@@ -12,6 +12,7 @@ import (
 	clisim "github.com/josecorral/fluzo/lib/cli/sim"
 	storecli "github.com/josecorral/fluzo/lib/cli/store"
 	"github.com/josecorral/fluzo/lib/cli/tool"
+	clitui "github.com/josecorral/fluzo/lib/cli/tui"
 	"github.com/urfave/cli/v3"
 )
 
@@ -38,6 +39,7 @@ func All() []Binary {
 		{Name: "fluzo-admit", Command: admit.Command, Main: admit.Main, Sections: admit.ManSections},
 		{Name: "fluzo-sim", Command: clisim.Command, Main: clisim.Main, Sections: clisim.ManSections},
 		{Name: "fluzo-observe", Command: observe.Command, Main: observe.Main, Sections: observe.ManSections},
+		{Name: "fluzo-tui", Command: clitui.Command, Main: clitui.Main, Sections: clitui.ManSections},
 	}
 }
 

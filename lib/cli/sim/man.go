@@ -11,7 +11,8 @@ steps. /upstream/MODEL/... behaves like llama-swap: the prefix is stripped, a
 missing trailing slash is redirected (301), an unknown model is 404.
 
 GET /_sim/verdict returns the verdict so far; POST /_sim/shutdown returns it
-and stops the server. A second listener (redirect_target in the listening
+and stops the server. POST /_sim/release?gate=NAME releases the answers a
+scenario holds at gate NAME ("hold":"NAME"). A second listener (redirect_target in the listening
 record) is the target of scripted redirects and counts every request that
 reaches it: a client that follows redirects fails the scenario.`},
 		{Title: "Files", Body: `share/scenarios/README.md documents the scenario format (version 1, JSON);

@@ -17,8 +17,8 @@ func checkCommand() *cli.Command {
 		Usage: "check the store's integrity, pragmas, permissions and git exclusion",
 		Description: `Prints one JSON finding per line with v, type ("finding"), check, status
 (ok, warn or fail), message, hint and path.
-Checks: data root (no symlink), owner-only permissions, git exclusion,
-schema version, SQLite integrity and foreign keys, WAL journal mode,
+Checks: data root (no symlink), owner-only permissions, the owner lock
+(a regular owner-only file of yours, not a symlink), git exclusion, schema version, SQLite integrity and foreign keys, WAL journal mode,
 gap-free event sequences, artifact files, and workspace identity. The store
 is opened read-only. Exits 13 (storage_error) when any check fails.`,
 		Action: runCheck,

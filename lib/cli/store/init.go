@@ -19,7 +19,11 @@ ignored. Without an ignore rule, init stops with configuration_required
 file (as named by "git rev-parse --git-path info/exclude"), never to the
 tracked .gitignore. A tracked .fluzodrive or a symlinked data root is refused.
 Running init again is harmless; it also migrates an older store (after a
-VACUUM INTO backup in .fluzodrive/backups/).`,
+VACUUM INTO backup in .fluzodrive/backups/). A new store is built under a
+temporary name and renamed into place complete, so a crash never leaves a
+store without a schema; an empty leftover of an older crash is rebuilt. Like
+every writer, init runs SQLite's quick_check and refuses a damaged store with
+storage_error (exit 13) and a repair hint; a full disk is storage_error too.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "git-exclude", Usage: "add /.fluzodrive/ to the repository's local git exclude file (not .gitignore)"},
 		},

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ func serverFlags() []cli.Flag {
 		rootFlag(),
 		&cli.DurationFlag{Name: "grace", Value: 5 * time.Second, Usage: "time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)"},
 		&cli.IntFlag{Name: "capture-limit", Value: proc.DefaultCaptureLimit, Usage: "bytes of output kept per stream of a child (head and tail)"},
+		&cli.IntFlag{Name: "max-inflight-bytes", Value: tools.DefaultMaxInFlight, Usage: "bytes of request lines served at once; a request past it is refused with busy (or request_too_large when larger by itself)"},
 		&cli.StringSliceFlag{Name: "env", Usage: "add NAME=VALUE, a non-secret value, to every child's environment (repeatable)"},
 		&cli.StringSliceFlag{Name: "inherit-env", Usage: "pass the parent's variable NAME to children (repeatable; secret-looking names are refused)"},
 		&cli.StringFlag{Name: "auth-file", Usage: "credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)"},
@@ -43,9 +45,12 @@ func options(c *cli.Command) (tools.Options, error) {
 		}
 		set[k] = v
 	}
+	if c.Int("max-inflight-bytes") <= 0 {
+		return tools.Options{}, runner.Usage(c, "--max-inflight-bytes must be positive, got %d", c.Int("max-inflight-bytes"))
+	}
 	return tools.Options{
 		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
-		CaptureLimit: int(c.Int("capture-limit")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
+		CaptureLimit: int(c.Int("capture-limit")), MaxInFlight: int64(c.Int("max-inflight-bytes")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
 		Subreaper: true,
 	}, nil
 }
@@ -89,8 +94,24 @@ SIGKILL), writes every outstanding result, and exits 0.`,
 				return err
 			}
 			defer s.Close()
+			limitHeap(int64(c.Int("max-inflight-bytes")))
 			return s.Serve(ctx, os.Stdin, c.Root().Writer)
 		},
+	}
+}
+
+// heapPerInFlightByte is the soft heap limit per byte of the in-flight
+// bound: a write request is held as its line, its decoded arguments and
+// the content written, so its live memory is a few times its size.
+const heapPerInFlightByte = 4
+
+// limitHeap gives the Go heap a soft limit proportional to the in-flight
+// bound (unless GOMEMLIMIT is set), so the garbage of a finished large
+// request is collected before the next one is read instead of letting the
+// heap double first.
+func limitHeap(inFlight int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(inFlight * heapPerInFlightByte)
 	}
 }
 

@@ -20,6 +20,9 @@ import (
 const (
 	Absent     = "absent"
 	Unreadable = "unreadable"
+	// SymlinkPrefix starts the fingerprint of a symlink: the SHA-256 of
+	// its target text follows.
+	SymlinkPrefix = "symlink:"
 )
 
 // Entry is one changed path: git's two status letters (index, worktree;
@@ -44,31 +47,46 @@ type Snapshot struct {
 // are fingerprinted through the confined root, so protected or escaping
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
-	env := gitx.Env(baseEnv)
-	status, err := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"), env)
+	status, err := gitx.Output(ctx, root.Dir(), baseEnv, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
 	}
-	head, _ := gitx.Output(ctx, gitx.Args(ctx, root.Dir(), env, "rev-parse", "--verify", "-q", "HEAD"), env)
+	head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
 	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{}}
 	for _, rec := range strings.Split(string(status), "\x00") {
 		if len(rec) < 4 {
 			continue
 		}
 		p := rec[3:]
+		if confine.IsTemp(p) {
+			continue // an in-progress or interrupted write, never a change
+		}
 		snap.Entries = append(snap.Entries, Entry{Path: p, Status: rec[:2], Fingerprint: fingerprint(root, p)})
 	}
 	sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Path < snap.Entries[j].Path })
 	return snap, nil
 }
 
+// fingerprint identifies the working-tree state of the path git listed,
+// read through the confinement root without following any symlink: a
+// link is fingerprinted by its target text, so a file swapped for a link
+// after the listing is never read through it, and a FIFO or device is
+// refused from its O_PATH handle without blocking.
 func fingerprint(root *confine.Root, p string) string {
-	f, _, err := root.OpenRead(p)
-	if err != nil {
-		if core.CodeOf(err) == core.CodeNotFound {
-			return Absent
+	f, _, err := root.OpenNoFollow(p)
+	switch core.CodeOf(err) {
+	case "":
+	case core.CodeNotFound:
+		return Absent
+	case confine.CodeSymlink:
+		target, err := root.Readlink(p)
+		if err != nil {
+			return Unreadable
 		}
+		sum := sha256.Sum256([]byte(target))
+		return SymlinkPrefix + hex.EncodeToString(sum[:])
+	default:
 		return Unreadable
 	}
 	defer f.Close()

@@ -62,6 +62,9 @@ func sysError(err error, path string) *core.Error {
 	case unix.EISDIR:
 		return core.Errorf(CodeIsDirectory, "%q is a directory", path).
 			WithHint("use ls to list a directory").With("path", path)
+	case unix.ENAMETOOLONG:
+		return core.Errorf(CodePathTooLong, "%q is too long to resolve (over %d bytes once links are followed, or a name over %d bytes)", path, MaxPathBytes, MaxNameBytes).
+			WithHint("use a shorter path").With("path", path).With("limit", MaxPathBytes)
 	case unix.EACCES, unix.EPERM:
 		return core.Errorf(CodeAccessDenied, "access to %q is denied by the operating system", path).With("path", path)
 	}

@@ -135,6 +135,9 @@ func (r *Root) Rel(p string) (string, error) {
 	if p == "" {
 		return ".", nil
 	}
+	if err := checkPathLimits(p); err != nil {
+		return "", err
+	}
 	rel := p
 	if filepath.IsAbs(p) {
 		clean := filepath.Clean(p)

@@ -198,11 +198,12 @@ func (t *Target) Replace(data []byte) error {
 	if t.Exists {
 		mode = t.Stat.Mode & 0o7777
 	}
-	tmp := ".fluzo-tmp-" + randomHex()
+	tmp := TempPrefix + randomHex()
 	fd, err := unix.Openat(t.parent, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return core.Wrap(err, core.CodeFailed, "cannot create a temporary file beside "+quote(t.display))
 	}
+	defer lockTemp(fd)()
 	committed := false
 	defer func() {
 		if !committed {

@@ -22,14 +22,10 @@ const MaxWalk = 200000
 // confined directory handles honouring .gitignore files. complete is false
 // when the walk hit MaxWalk.
 func Files(ctx context.Context, root *confine.Root, env []string) (files []string, complete bool) {
-	if list, ok := gitFiles(ctx, root.Dir(), env); ok {
-		files, complete = list, true
-	} else {
-		files, complete = walk(root)
-	}
+	files, complete = listed(ctx, root, env)
 	out := files[:0]
 	for _, f := range files {
-		if !Protected(f) && !Secret(f) {
+		if !Protected(f) && !Secret(f) && !confine.IsTemp(f) {
 			out = append(out, f)
 		}
 	}
@@ -37,10 +33,29 @@ func Files(ctx context.Context, root *confine.Root, env []string) (files []strin
 	return out, complete
 }
 
+// Temps returns the reserved temporary files (confine.TempPrefix) that a
+// listing like Files' would show: the leftovers of interrupted writes
+// that git status or a directory listing would otherwise see.
+func Temps(ctx context.Context, root *confine.Root, env []string) []string {
+	files, _ := listed(ctx, root, env)
+	var out []string
+	for _, f := range files {
+		if confine.IsTemp(f) && !Protected(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func listed(ctx context.Context, root *confine.Root, env []string) ([]string, bool) {
+	if list, ok := gitFiles(ctx, root.Dir(), env); ok {
+		return list, true
+	}
+	return walk(root)
+}
+
 func gitFiles(ctx context.Context, dir string, env []string) ([]string, bool) {
-	genv := gitx.Env(env)
-	argv := gitx.Args(ctx, dir, genv, "ls-files", "-co", "--exclude-standard", "-z")
-	out, err := gitx.Output(ctx, argv, genv)
+	out, err := gitx.Output(ctx, dir, env, "ls-files", "-co", "--exclude-standard", "-z")
 	if err != nil {
 		return nil, false
 	}

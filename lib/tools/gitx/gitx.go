@@ -1,36 +1,51 @@
-// Package gitx builds git invocations that run no repository-configured
-// helper: no fsmonitor, pager, external diff, textconv, hooks, filter
-// drivers, credential helpers or prompts, editors, signing programs or
-// custom transports. Inspection of an untrusted repository must never
-// launch a program the repository chose.
+// Package gitx is the one place that runs git. Every invocation runs no
+// repository-configured helper: no fsmonitor, pager, external diff,
+// textconv, hooks, filter drivers (clean, smudge, process), credential
+// helpers or prompts, editors, signing programs, custom ssh commands or
+// transports. Inspection of an untrusted repository must never launch a
+// program the repository chose (DESIGN §7 invariant 6).
 package gitx
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
+// CodeUnsafeConfig reports a repository configuration that names a helper
+// git's -c option cannot address (a driver name containing "="), so it
+// could not be neutralised; git is not run.
+const CodeUnsafeConfig core.Code = "unsafe_git_config"
+
 // hardening is passed as -c options before every subcommand; command-line
-// configuration wins over every configuration file.
+// configuration wins over every configuration file, included ones too.
 var hardening = []string{
 	"core.fsmonitor=false",
 	"core.pager=cat",
 	"core.hooksPath=/dev/null",
 	"core.askPass=",
-	"core.sshCommand=ssh",
+	"core.sshCommand=ssh -o BatchMode=yes",
 	"core.editor=true",
 	"core.untrackedCache=false",
 	"diff.external=",
+	// An empty helper resets the helper list; URL-specific helpers are
+	// reset by name (see overrides).
 	"credential.helper=",
 	"log.showSignature=false",
 	"commit.gpgSign=false",
 	"tag.gpgSign=false",
 	"push.gpgSign=false",
 	"gpg.program=false",
+	"gpg.openpgp.program=false",
+	"gpg.x509.program=false",
+	"gpg.ssh.program=false",
+	"gpg.ssh.defaultKeyCommand=",
 	"sequence.editor=true",
 	"protocol.ext.allow=never",
 	"uploadpack.packObjectsHook=",
@@ -38,102 +53,193 @@ var hardening = []string{
 	"status.submoduleSummary=false",
 	"submodule.recurse=false",
 	"diff.ignoreSubmodules=dirty",
+	"gc.auto=0",
+	"maintenance.auto=false",
 	"color.ui=never",
 }
 
-// Env is the environment of every git child: the caller's baseline plus
-// variables that turn off prompts, optional locks, system configuration,
-// pagers and external diff; variables that could redirect git are absent.
+// subcommandFlags are added right after the subcommand. Entering a
+// submodule's work tree would run git under the submodule's own
+// configuration, whose drivers were never listed, so status and diff stay
+// out of them; diff-like commands never run external diff or textconv.
+var subcommandFlags = map[string][]string{
+	"status": {"--ignore-submodules=dirty"},
+	"diff":   {"--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"},
+	"show":   {"--no-ext-diff", "--no-textconv"},
+	"log":    {"--no-ext-diff", "--no-textconv"},
+	// The configuration's remote.<r>.receivepack/uploadpack would name
+	// the program to run; git keeps the first value it reads, so only the
+	// command line can replace it.
+	"push":      {"--receive-pack=git-receive-pack"},
+	"fetch":     {"--upload-pack=git-upload-pack"},
+	"pull":      {"--upload-pack=git-upload-pack"},
+	"ls-remote": {"--upload-pack=git-upload-pack"},
+}
+
+// keptGitVars are inherited GIT_* variables that only label commits or
+// choose which of the user's own configuration files git reads (the
+// helpers those files name are neutralised like the repository's); none
+// points git at another repository or runs a program.
+var keptGitVars = map[string]bool{
+	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
+	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
+	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_NOSYSTEM": true,
+	"GIT_CEILING_DIRECTORIES": true,
+}
+
+// Env is the environment of every git child: baseline without the
+// variables that could redirect git or run a program (GIT_DIR,
+// GIT_WORK_TREE, GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF, GIT_SSH… —
+// every GIT_* name but keptGitVars — pagers, editors, askpass, loader
+// preloads), plus variables that turn off prompts, optional locks, pagers
+// and external diff.
 func Env(baseline []string) []string {
 	var out []string
 	for _, kv := range baseline {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || k == "PAGER" || k == "EDITOR" || k == "VISUAL" || k == "SSH_ASKPASS" {
+		if dropped(k) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return append(out,
-		"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
 		"GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=true", "GIT_ASKPASS=", "SSH_ASKPASS=",
-		"GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_NO_REPLACE_OBJECTS=1", "LC_ALL=C")
+		"GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_NO_REPLACE_OBJECTS=1", "LC_ALL=C",
+		// Set but empty, it wins over core.gitProxy (of which git keeps
+		// the first value, so -c could not replace it) and means none.
+		"GIT_PROXY_COMMAND=")
 }
 
-// Args returns the full argv for "git SUB ARGS…" in dir: the hardening
-// options plus overrides for every filter driver and remote helper program
-// named in the repository's configuration (their names vary, so they are
-// read from the configuration first — reading configuration runs nothing).
-func Args(ctx context.Context, dir string, env []string, sub ...string) []string {
-	argv := []string{"git", "--no-pager", "-C", dir}
+func dropped(k string) bool {
+	switch k {
+	case "PAGER", "EDITOR", "VISUAL", "SSH_ASKPASS", "LC_ALL", "BASH_ENV", "ENV":
+		return true
+	}
+	if strings.HasPrefix(k, "GIT_") {
+		return !keptGitVars[k]
+	}
+	return strings.HasPrefix(k, "LD_")
+}
+
+// Command is one prepared git invocation: argv[0] is "git".
+type Command struct {
+	Argv []string
+	Env  []string
+}
+
+// Prepare builds the hardened "git SUB ARGS…" for dir with Env(baseline):
+// the fixed hardening plus an override for every filter driver, diff
+// driver, URL-specific credential helper and remote transport program the
+// effective configuration (includes and includeIf followed) names. Their
+// names vary, so they are read from the configuration first — reading
+// configuration runs nothing. A configuration that cannot be listed, or
+// names a helper -c cannot override, is an error: git is not run.
+func Prepare(ctx context.Context, dir string, baseline []string, sub ...string) (Command, error) {
+	env := Env(baseline)
+	overrides, err := driverOverrides(ctx, dir, env)
+	if err != nil {
+		return Command{}, err
+	}
+	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
 	for _, kv := range hardening {
 		argv = append(argv, "-c", kv)
 	}
-	for _, kv := range driverOverrides(ctx, dir, env) {
+	for _, kv := range overrides {
 		argv = append(argv, "-c", kv)
 	}
-	return append(argv, sub...)
-}
-
-// FilterDrivers names the filter drivers (clean/smudge/process programs)
-// the repository's configuration defines, e.g. "lfs".
-func FilterDrivers(ctx context.Context, dir string, env []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, key := range configKeys(ctx, dir, env) {
-		k := strings.ToLower(key)
-		if !strings.HasPrefix(k, "filter.") || !(strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".process")) {
-			continue
-		}
-		name := key[len("filter."):strings.LastIndexByte(key, '.')]
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
+	if len(sub) > 0 {
+		argv = append(argv, sub[0])
+		argv = append(argv, subcommandFlags[sub[0]]...)
+		argv = append(argv, sub[1:]...)
 	}
-	return out
+	return Command{Argv: argv, Env: env}, nil
 }
 
-func configKeys(ctx context.Context, dir string, env []string) []string {
-	argv := []string{"git", "--no-pager", "-C", dir, "-c", "core.fsmonitor=false", "config", "--name-only", "--list", "-z"}
-	out, err := Output(ctx, argv, env)
+// Result is a finished git command. A non-zero ExitCode is git's answer
+// (e.g. check-ignore's "not ignored"), not a failure to run it.
+type Result struct {
+	Stdout   []byte
+	Stderr   string
+	ExitCode int
+}
+
+// timeout bounds the short inspection commands Run executes; they are
+// local and small.
+const timeout = 30 * time.Second
+
+// Run runs a short hardened git command in dir, in its own process group
+// with stdin closed. The error is non-nil only when git could not be
+// prepared, started or finished in time.
+func Run(ctx context.Context, dir string, baseline []string, sub ...string) (Result, error) {
+	c, err := Prepare(ctx, dir, baseline, sub...)
 	if err != nil {
-		return nil
+		return Result{}, err
 	}
-	return strings.Split(string(out), "\x00")
+	return run(ctx, c)
 }
 
-// driverOverrides neutralises configured filter drivers (clean, smudge,
-// process run on status and diff) and per-remote transport programs.
-func driverOverrides(ctx context.Context, dir string, env []string) []string {
-	var kv []string
-	for _, key := range configKeys(ctx, dir, env) {
-		k := strings.ToLower(key)
+func run(ctx context.Context, c Command) (Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
+	cmd.Env = c.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	res := Result{Stdout: out.Bytes(), Stderr: strings.TrimSpace(errb.String())}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return res, core.Wrap(ctx.Err(), core.CodeFailed, "git "+subName(c.Argv)+" did not finish").
+			WithHint("check the repository; git inspection is bounded to %s", timeout)
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode()
+	case err != nil:
+		return res, core.Wrap(err, core.CodeConfigurationRequired, "git could not be run").
+			WithHint("install git; Fluzo relies on it to inspect the workspace")
+	}
+	return res, nil
+}
+
+// Output runs a git command that must succeed and returns its stdout; a
+// non-zero exit is an error carrying git's message.
+func Output(ctx context.Context, dir string, baseline []string, sub ...string) ([]byte, error) {
+	res, err := Run(ctx, dir, baseline, sub...)
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, core.Errorf(core.CodeFailed, "git %s failed in %s: %s", strings.Join(sub, " "), dir, res.Stderr).
+			WithHint("check that %s is a readable git working tree", dir)
+	}
+	return res.Stdout, nil
+}
+
+// TopLevel returns the top level of the git working tree containing dir,
+// or configuration_required when dir is not in one.
+func TopLevel(ctx context.Context, dir string, baseline []string) (string, error) {
+	out, err := Output(ctx, dir, baseline, "rev-parse", "--show-toplevel")
+	top := strings.TrimSpace(string(out))
+	if err != nil || top == "" {
+		if core.CodeOf(err) == CodeUnsafeConfig {
+			return "", err
+		}
+		return "", core.Errorf(core.CodeConfigurationRequired, "%s is not inside a git working tree", dir).
+			WithHint("fluzo works in a git repository; run 'git init' there or pass --workspace")
+	}
+	return top, nil
+}
+
+func subName(argv []string) string {
+	for i := 1; i < len(argv); i++ {
 		switch {
-		case strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge") || strings.HasSuffix(k, ".process")):
-			kv = append(kv, key+"=")
-		case strings.HasPrefix(k, "filter.") && strings.HasSuffix(k, ".required"):
-			kv = append(kv, key+"=false")
-		case strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".receivepack"):
-			kv = append(kv, key+"=git-receive-pack")
-		case strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".uploadpack"):
-			kv = append(kv, key+"=git-upload-pack")
-		case strings.HasPrefix(k, "diff.") && (strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command")):
-			kv = append(kv, key+"=")
+		case argv[i] == "-c" || argv[i] == "-C":
+			i++
+		case !strings.HasPrefix(argv[i], "-"):
+			return argv[i]
 		}
 	}
-	return kv
-}
-
-// Output runs a short git command (no captured-output limits needed: its
-// output is small and local) in its own process group with stdin closed.
-func Output(ctx context.Context, argv []string, env []string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	err := cmd.Run()
-	return out.Bytes(), err
+	return ""
 }

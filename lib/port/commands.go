@@ -1,0 +1,71 @@
+package port
+
+// Command builders for the port's commands. Each returns the fields after
+// v/id/cmd; the Client adds those. Optional fields are omitted when empty
+// so serve's strict decoder sees only what the caller meant.
+
+// Args is a command's own fields.
+type Args map[string]any
+
+// StartTask starts one task.
+func StartTask(request, verify string, noVerify bool, allow []string) (string, Args) {
+	a := Args{"request": request}
+	if verify != "" {
+		a["verify"] = verify
+	}
+	if noVerify {
+		a["no_verify"] = true
+	}
+	if len(allow) > 0 {
+		a["allow"] = allow
+	}
+	return "start_task", a
+}
+
+// Approve answers the waiting operation; scope is "once" or "task".
+func Approve(operation, scope string) (string, Args) {
+	return "approve", Args{"operation": operation, "scope": scope}
+}
+
+// Deny refuses the waiting operation.
+func Deny(operation string) (string, Args) { return "deny", Args{"operation": operation} }
+
+// QueueIntervention queues text for the running task.
+func QueueIntervention(text string) (string, Args) {
+	return "queue_intervention", Args{"text": text}
+}
+
+// EditIntervention replaces the text of a queued, undelivered intervention.
+func EditIntervention(id, text string) (string, Args) {
+	return "edit_intervention", Args{"intervention": id, "text": text}
+}
+
+// SetYolo turns YOLO on or off for this serve process.
+func SetYolo(on bool) (string, Args) { return "set_yolo", Args{"on": on} }
+
+// Cancel asks the running task to stop gracefully.
+func Cancel(task string) (string, Args) { return "cancel", Args{"task": task} }
+
+// ForceStop stops the running task without waiting; yes must be true.
+func ForceStop(task string) (string, Args) { return "force_stop", Args{"task": task, "yes": true} }
+
+// Resume starts a new attempt of a blocked, interrupted or failed task.
+func Resume(task string) (string, Args) { return "resume", Args{"task": task} }
+
+// Subscribe asks for the snapshot and every later event.
+func Subscribe() (string, Args) { return "subscribe", Args{} }
+
+// Events pages stored events of a session after a seq.
+func Events(session string, afterSeq int64, limit int) (string, Args) {
+	a := Args{"session": session, "after_seq": afterSeq}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "events", a
+}
+
+// Status asks who owns the workspace and what runs.
+func Status() (string, Args) { return "status", Args{} }
+
+// DiffOf asks for a task's diff summary.
+func DiffOf(task string) (string, Args) { return "diff", Args{"task": task} }
