@@ -36,8 +36,8 @@ func Failed(fs []Finding) bool {
 
 // Check inspects a workspace's store without changing it: data-root and
 // file permissions, git exclusion, schema version, SQLite integrity and
-// foreign keys, journal mode, per-session event sequences, artifact files
-// and workspace identity. It opens the database read-only.
+// foreign keys, journal mode, per-session event sequences, artifact files,
+// the eval label log and workspace identity. It opens the database read-only.
 func Check(ctx context.Context, ws Workspace) []Finding {
 	var out []Finding
 	add := func(check, status, msg, hint, path string) {
@@ -65,6 +65,7 @@ func Check(ctx context.Context, ws Workspace) []Finding {
 	defer s.Close()
 	add("schema", StatusOK, fmt.Sprintf("schema v%d", SchemaVersion), "", ws.Database())
 	out = append(out, s.checkDatabase(ctx)...)
+	out = append(out, s.checkLabels(ctx))
 	return out
 }
 

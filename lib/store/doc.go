@@ -98,6 +98,21 @@
 // after the records commit (tombstones make an interrupted purge finish on
 // the next run). Quotas never evict anything.
 //
+// # The eval label log
+//
+//	err := store.AppendEvalLabel(ws, record)  // one JSON line, under flock, fsynced
+//	lines, err := store.ReadEvalLabels(ws)    // complete lines, oldest first
+//
+// .fluzodrive/eval/labels.jsonl holds the human labels of Laya observations
+// (lib/observe gives them meaning). The store owns its path and its I/O so
+// that it follows the data root's rules: the directory and the file are
+// opened relative to the data root with O_NOFOLLOW (a link at either level
+// is a storage_error), created 0700/0600. Check reports it (links, modes,
+// labels of observations no longer stored), Stats counts its bytes as used
+// storage, and Purge removes the labels of observations that are gone,
+// rewriting the log by rename under its lock (an appender that raced the
+// rewrite reopens the new file).
+//
 // # Concurrency
 //
 // One process may hold several Stores; SQLite serialises writers

@@ -39,6 +39,9 @@ type PurgePlan struct {
 	// PendingFiles counts artifact files left by an interrupted purge that
 	// this purge will finish removing.
 	PendingFiles int `json:"pending_files"`
+	// Labels counts the eval labels of the purged sessions' observations:
+	// a label is about history that goes, so it goes with it.
+	Labels int `json:"eval_labels"`
 }
 
 // Deletes reports whether the plan would delete anything.
@@ -69,6 +72,10 @@ type PurgeResult struct {
 	Sessions     []string  `json:"sessions"`
 	FilesRemoved int       `json:"files_removed"`
 	Failed       []string  `json:"failed,omitempty"`
+	// LabelsRemoved counts the eval labels removed because their
+	// observation is no longer stored (this purge's, or an earlier
+	// interrupted one's).
+	LabelsRemoved int `json:"eval_labels_removed"`
 }
 
 // ReasonActive is why an active session is refused.
@@ -122,7 +129,34 @@ func planPurge(ctx context.Context, q Queries, ws Workspace, sel PurgeSelect, ow
 	if err := q.q.QueryRowContext(ctx, "SELECT count(*) FROM artifact_tombstones").Scan(&plan.PendingFiles); err != nil {
 		return plan, storageErr(err, "cannot read pending artifact deletions")
 	}
-	return plan, nil
+	return plan, planLabels(ctx, q, ws, &plan)
+}
+
+// planLabels counts the labels of the purged sessions' observations.
+func planLabels(ctx context.Context, q Queries, ws Workspace, plan *PurgePlan) error {
+	lines, err := ReadEvalLabels(ws)
+	if err != nil || len(lines) == 0 {
+		return err
+	}
+	going := map[string]bool{}
+	for _, ps := range plan.Sessions {
+		if ps.Refused != "" {
+			continue
+		}
+		ids, err := collect(ctx, q.q, scanString, "SELECT id FROM observations WHERE session_id = ?", ps.ID)
+		if err != nil {
+			return storageErr(err, "cannot list the observations of session "+ps.ID)
+		}
+		for _, id := range ids {
+			going[id] = true
+		}
+	}
+	for _, l := range lines {
+		if going[labelObservation(l)] {
+			plan.Labels++
+		}
+	}
+	return nil
 }
 
 func describeForPurge(ctx context.Context, q Queries, ses core.Session, owner bool) (PurgeSession, error) {
@@ -188,7 +222,10 @@ func planArtifacts(ctx context.Context, q Queries, plan *PurgePlan) error {
 // transaction so the refusal of active sessions cannot race. Session
 // records go first (one transaction, artifacts queued as tombstones);
 // files are removed afterwards under the write lock, and leftovers from an
-// interrupted purge are retried, so Purge is idempotent.
+// interrupted purge are retried, so Purge is idempotent. Last, the eval
+// labels of observations no longer stored are removed from the label log
+// (labels describe purged history; an interrupted purge's are caught by
+// the next one).
 func (s *Store) Purge(ctx context.Context, sel PurgeSelect) (PurgeResult, error) {
 	var res PurgeResult
 	owner, err := OwnerActive(s.ws)
@@ -225,7 +262,11 @@ func (s *Store) Purge(ctx context.Context, sel PurgeSelect) (PurgeResult, error)
 	if err != nil {
 		return res, err
 	}
-	return res, s.removeTombstoned(ctx, &res)
+	if err := s.removeTombstoned(ctx, &res); err != nil {
+		return res, err
+	}
+	res.LabelsRemoved, err = pruneLabels(s.ws, func() (map[string]bool, error) { return s.observationIDs(ctx) })
+	return res, err
 }
 
 // removeTombstoned deletes queued artifact files while holding the write

@@ -31,6 +31,7 @@ const (
 type StorageStatus struct {
 	DatabaseBytes int64   `json:"database_bytes"`
 	ArtifactBytes int64   `json:"artifact_bytes"`
+	LabelBytes    int64   `json:"label_bytes"`
 	UsedBytes     int64   `json:"used_bytes"`
 	LimitBytes    int64   `json:"limit_bytes"`
 	Utilization   float64 `json:"utilization"`
@@ -39,8 +40,8 @@ type StorageStatus struct {
 	MinFreeBytes  int64   `json:"min_free_bytes"`
 }
 
-// Storage measures the store: database files (with WAL), artifacts, and
-// the free space of the filesystem holding .fluzodrive.
+// Storage measures the store: database files (with WAL), artifacts, the
+// eval label log, and the free space of the filesystem holding .fluzodrive.
 func (s *Store) Storage(ctx context.Context, q Quota) (StorageStatus, error) {
 	st := StorageStatus{LimitBytes: q.SessionMaxBytes, MinFreeBytes: q.MinFreeBytes}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -51,7 +52,8 @@ func (s *Store) Storage(ctx context.Context, q Quota) (StorageStatus, error) {
 	if err := s.q.QueryRowContext(ctx, "SELECT coalesce(sum(size), 0) FROM artifacts").Scan(&st.ArtifactBytes); err != nil {
 		return st, storageErr(err, "cannot sum artifact sizes")
 	}
-	st.UsedBytes = st.DatabaseBytes + st.ArtifactBytes
+	st.LabelBytes = labelBytes(s.ws)
+	st.UsedBytes = st.DatabaseBytes + st.ArtifactBytes + st.LabelBytes
 	if q.SessionMaxBytes > 0 {
 		st.Utilization = float64(st.UsedBytes) / float64(q.SessionMaxBytes)
 		st.Warning = st.Utilization >= q.WarnRatio

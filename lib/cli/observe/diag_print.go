@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/observe"
 )
 
-func printDiag(w io.Writer, d *Diag) {
+func printDiag(w io.Writer, d *observe.Diagnosis) {
 	fmt.Fprintf(w, "task %s  session %s  state %s%s\n", d.Task.ID, d.Task.SessionID, d.Task.State, reasonSuffix(d.Task.Reason))
 	fmt.Fprintf(w, "request: %s\n", d.Task.Request)
 	fmt.Fprintf(w, "traces: %s\n", dash(strings.Join(d.Traces, " ")))
@@ -23,7 +25,7 @@ func printDiag(w io.Writer, d *Diag) {
 		}
 		fmt.Fprintln(w)
 		for _, o := range a.Operations {
-			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 16), o.State, clean(joinNonEmpty(o.Decision, o.Rule), 60))
+			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 16), o.State, clean(o.Verdict(), 60))
 		}
 	}
 	var parts []string
@@ -33,10 +35,10 @@ func printDiag(w io.Writer, d *Diag) {
 	fmt.Fprintf(w, "operations: %d (%s)\n", d.Operations.Total, dash(strings.Join(parts, ", ")))
 	fmt.Fprintf(w, "failures: %d\n", len(d.Failures))
 	for _, f := range d.Failures {
-		fmt.Fprintf(w, "  %s\n", clean(f, 200))
+		fmt.Fprintf(w, "  %s\n", clean(f.String(), 200))
 	}
 	u := d.Usage
-	if u.UnknownRequests == u.Requests && u.Requests > 0 {
+	if u.AllUnknown() {
 		fmt.Fprintf(w, "usage: %d request(s), tokens unknown\n", u.Requests)
 	} else {
 		fmt.Fprintf(w, "usage: %d request(s), input %d, output %d tokens", u.Requests, u.InputTokens, u.OutputTokens)

@@ -2,59 +2,12 @@ package observe
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
-	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/observe"
 	"github.com/urfave/cli/v3"
 )
-
-// DatasetVersion versions the evaluation dataset's record shapes.
-const DatasetVersion = 1
-
-// inputNotCaptured is stated on every record whose input was not kept.
-const inputNotCaptured = "input not captured: the exact input cannot be reconstructed from its fingerprint"
-
-// observationFields is the allow-list exported from an observation; any
-// other stored field (for example captured content) is left out.
-var observationFields = []string{"point", "fingerprint", "questions", "answers", "latency_ms", "failure", "skipped", "action_taken"}
-
-// EvalRecord is one observation in the dataset. Observation, actual
-// behaviour and ground truth stay separate fields.
-type EvalRecord struct {
-	V             int            `json:"v"`
-	Type          string         `json:"type"` // laya.eval_record
-	Observation   string         `json:"observation"`
-	Session       string         `json:"session"`
-	Task          string         `json:"task,omitempty"`
-	Attempt       string         `json:"attempt,omitempty"`
-	Trace         string         `json:"trace,omitempty"`
-	CreatedAt     time.Time      `json:"created_at"`
-	Kind          string         `json:"kind"`
-	Observed      map[string]any `json:"observed"`
-	Status        string         `json:"status"` // answered, failed, skipped
-	ActualAction  any            `json:"actual_action"`
-	TaskOutcome   string         `json:"task_outcome,omitempty"`
-	InputCaptured bool           `json:"input_captured"`
-	InputNote     string         `json:"input_note,omitempty"`
-	Labeled       bool           `json:"labeled"`
-	Label         *Label         `json:"label"`
-}
-
-// DatasetHeader opens an export and says what the records mean.
-type DatasetHeader struct {
-	V         int       `json:"v"`
-	Type      string    `json:"type"` // laya.dataset
-	Schema    int       `json:"schema"`
-	Generated time.Time `json:"generated"`
-	Since     string    `json:"since,omitempty"`
-	Filter    string    `json:"filter"` // all or labeled
-	Records   int       `json:"records"`
-	Labeled   int       `json:"labeled"`
-	Unlabeled int       `json:"unlabeled"`
-	Note      string    `json:"note"`
-}
 
 func evalCommand() *cli.Command {
 	return &cli.Command{
@@ -106,27 +59,12 @@ func evalExport(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	defer s.Close()
-	labels, err := readLabels(s.Workspace().Drive())
+	filter := observe.EvalFilter{Since: since, OnlyLabeled: c.Bool("labeled")}
+	recs, err := observe.EvalRecords(ctx, s, filter)
 	if err != nil {
 		return err
 	}
-	recs, err := collectRecords(ctx, s, since, labels, c.Bool("labeled"))
-	if err != nil {
-		return err
-	}
-	h := DatasetHeader{V: 1, Type: "laya.dataset", Schema: DatasetVersion, Generated: time.Now().UTC(), Since: c.String("since"),
-		Filter: "all", Records: len(recs),
-		Note: "observations, actual actions and human labels are separate; agreement on unlabelled records is not accuracy"}
-	if c.Bool("labeled") {
-		h.Filter = "labeled"
-	}
-	for _, r := range recs {
-		if r.Labeled {
-			h.Labeled++
-		} else {
-			h.Unlabeled++
-		}
-	}
+	h := observe.NewDataset(recs, filter, c.String("since"), time.Now())
 	w := c.Root().Writer
 	if err := writeJSON(w, h); err != nil {
 		return err
@@ -137,70 +75,4 @@ func evalExport(ctx context.Context, c *cli.Command) error {
 		}
 	}
 	return nil
-}
-
-func collectRecords(ctx context.Context, s *store.Store, since time.Time, labels map[string]Label, onlyLabeled bool) ([]EvalRecord, error) {
-	sessions, err := s.ListSessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []EvalRecord
-	for _, sess := range sessions {
-		obs, err := s.ListObservations(ctx, sess.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range obs {
-			if o.CreatedAt.Before(since) {
-				continue
-			}
-			r := evalRecord(ctx, s, o)
-			if l, ok := labels[o.ID]; ok {
-				l := l
-				r.Label, r.Labeled = &l, true
-			}
-			if onlyLabeled && !r.Labeled {
-				continue
-			}
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
-func evalRecord(ctx context.Context, s *store.Store, o store.Observation) EvalRecord {
-	raw := map[string]any{}
-	json.Unmarshal(o.Data, &raw)
-	observed := map[string]any{}
-	for _, k := range observationFields {
-		if v, ok := raw[k]; ok && k != "action_taken" {
-			observed[k] = v
-		}
-	}
-	r := EvalRecord{V: DatasetVersion, Type: "laya.eval_record", Observation: o.ID, Session: o.SessionID, Task: o.TaskID,
-		Attempt: o.AttemptID, CreatedAt: o.CreatedAt.UTC(), Kind: o.Kind, Observed: observed, ActualAction: raw["action_taken"]}
-	switch {
-	case raw["skipped"] != nil && raw["skipped"] != "":
-		r.Status = "skipped"
-	case raw["failure"] != nil && raw["failure"] != "":
-		r.Status = "failed"
-	default:
-		r.Status = "answered"
-	}
-	if captured, _ := raw["input_captured"].(bool); captured {
-		r.InputCaptured = true
-	} else {
-		r.InputNote = inputNotCaptured
-	}
-	if o.AttemptID != "" {
-		if a, err := s.GetAttempt(ctx, o.AttemptID); err == nil {
-			r.Trace = a.TraceID
-		}
-	}
-	if o.TaskID != "" {
-		if t, err := s.GetTask(ctx, o.TaskID); err == nil {
-			r.TaskOutcome = string(t.State)
-		}
-	}
-	return r
 }

@@ -18,8 +18,11 @@ func checkCommand() *cli.Command {
 		Description: `Prints one JSON finding per line with v, type ("finding"), check, status
 (ok, warn or fail), message, hint and path.
 Checks: data root (no symlink), owner-only permissions, the owner lock
-(a regular owner-only file of yours, not a symlink), git exclusion, schema version, SQLite integrity and foreign keys, WAL journal mode,
-gap-free event sequences, artifact files, and workspace identity. The store
+(a regular owner-only file of yours, not a symlink), git exclusion, schema
+version, SQLite integrity and foreign keys, WAL journal mode, gap-free event
+sequences, artifact files, the eval label log (.fluzodrive/eval/labels.jsonl:
+a plain owner-only file in a plain directory, never a link; labels of
+observations no longer stored are a warning), and workspace identity. The store
 is opened read-only. Exits 13 (storage_error) when any check fails.`,
 		Action: runCheck,
 	}
@@ -78,8 +81,8 @@ func runStats(ctx context.Context, c *cli.Command) error {
 	}
 	t.flush()
 	g := st.Storage
-	fmt.Fprintf(w, "\ndatabase   %s\nartifacts  %s\nused       %s of %s (%.1f %%)%s\nfree disk  %s (reserve %s)%s\n",
-		store.FormatBytes(g.DatabaseBytes), store.FormatBytes(g.ArtifactBytes),
+	fmt.Fprintf(w, "\ndatabase   %s\nartifacts  %s\nlabels     %s\nused       %s of %s (%.1f %%)%s\nfree disk  %s (reserve %s)%s\n",
+		store.FormatBytes(g.DatabaseBytes), store.FormatBytes(g.ArtifactBytes), store.FormatBytes(g.LabelBytes),
 		store.FormatBytes(g.UsedBytes), store.FormatBytes(g.LimitBytes), g.Utilization*100, flag(g.Warning, "  WARNING: over 80 %"),
 		store.FormatBytes(g.FreeBytes), store.FormatBytes(g.MinFreeBytes), flag(g.FreeBytes < g.MinFreeBytes, "  BLOCKED: below the reserve"))
 	return nil

@@ -55,9 +55,11 @@ changes nothing. Without --yes nothing is deleted: the preview is printed and
 the command exits 10 (confirmation_required). The preview names the
 repository and its .fluzodrive path; --all never reaches another repository.
 Purge is idempotent: re-running it finishes an interrupted purge; a --session
-that is not in the store is reported not_found (exit 1). It never
-touches the workspace, .fluzo, credentials or the telemetry archive
-(see fluzo-observe telemetry purge).`,
+that is not in the store is reported not_found (exit 1). The eval
+labels of the purged sessions' observations (.fluzodrive/eval/labels.jsonl)
+go with them: a label describes history that no longer exists, and it could
+never be exported again. It never touches the workspace, .fluzo, credentials
+or the telemetry archive (see fluzo-observe purge).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "purge session `ID`"},
 			&cli.BoolFlag{Name: "all", Usage: "purge every session of this repository"},
@@ -174,11 +176,17 @@ func printPurge(c *cli.Command, plan store.PurgePlan, verb string, res *store.Pu
 	if plan.PendingFiles > 0 {
 		fmt.Fprintf(w, "%s %d artifact file(s) left by an interrupted purge\n", verb, plan.PendingFiles)
 	}
+	if plan.Labels > 0 {
+		fmt.Fprintf(w, "%s %d eval label(s) of these sessions' observations\n", verb, plan.Labels)
+	}
 	if n == 0 && plan.PendingFiles == 0 {
 		fmt.Fprintln(w, "nothing to purge")
 	}
 	if res != nil {
 		fmt.Fprintf(w, "removed %d artifact file(s)\n", res.FilesRemoved)
+		if res.LabelsRemoved > 0 {
+			fmt.Fprintf(w, "removed %d eval label(s) of observations no longer stored\n", res.LabelsRemoved)
+		}
 	}
 	fmt.Fprintln(w, "not touched: the workspace, .fluzo, credentials, telemetry archive")
 	return nil

@@ -29,7 +29,7 @@ func TestReportAgreementMatchesTheTelemetryDefinition(t *testing.T) {
 		answeredRecord(t, `{"next_action":{"type":"choice","choice":"stop"}}`, "continue"),
 		answeredRecord(t, `{"next_action":"retry"}`, nil),
 	}
-	rep := buildReport(recs, telemetry.QuestionNextAction)
+	rep := Report(recs, telemetry.QuestionNextAction)
 	tally := map[string]int{}
 	for _, r := range recs {
 		raw, _ := json.Marshal(r.Observed["answers"])
@@ -47,7 +47,7 @@ func TestReportAgreementMatchesTheTelemetryDefinition(t *testing.T) {
 // Replay shows a message's size and tool-call count, never its content.
 func TestReplayMessageStepShowsSizeNotContent(t *testing.T) {
 	ev := core.Event{Type: core.EvMessage, Data: json.RawMessage(`{"content":"secret plan","role":"assistant","tool_calls":2}`)}
-	s := stepOf(ev)
+	s := EntryOf(ev)
 	if s.Action != "message (11 bytes)" || s.Outcome != "2 tool call(s)" || s.Actor != "model" {
 		t.Fatalf("step %+v", s)
 	}
