@@ -95,6 +95,8 @@ func (p *Port) handlers() map[string]control.Handler {
 		"diff":               p.diff,
 		"revoke_grant":       p.revokeGrant,
 		"resume":             p.resume,
+		"diagnose":           p.diagnose,
+		"replay":             p.replay,
 	}
 }
 

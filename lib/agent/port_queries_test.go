@@ -8,12 +8,20 @@ import (
 	"testing"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/store"
 )
 
 // portRecords runs commands through a port on a real workspace and store
 // and returns the output records keyed by "re" (acks and errors) plus the
 // events, in order.
 func portRecords(t *testing.T, commands ...string) (map[string]map[string]any, []core.Event) {
+	t.Helper()
+	return portRecordsSeeded(t, func(*store.Store) []string { return commands })
+}
+
+// portRecordsSeeded is portRecords on a store that seed writes first;
+// seed returns the commands, which may name what it wrote.
+func portRecordsSeeded(t *testing.T, seed func(*store.Store) []string) (map[string]map[string]any, []core.Event) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	dir := newRepo(t, map[string]string{"README": "x\n", ".gitignore": ".fluzodrive/\n"})
@@ -27,6 +35,7 @@ func portRecords(t *testing.T, commands ...string) (map[string]map[string]any, [
 	}
 	defer owner.Close()
 	port.Owner = owner
+	commands := seed(owner.Store)
 	if err := port.Serve(ctx, strings.NewReader(strings.Join(commands, "\n"))); err != nil {
 		t.Fatal(err)
 	}

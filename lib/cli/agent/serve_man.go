@@ -82,6 +82,19 @@ Queries (read-only):
               attempt ended. diff is the result's diff_summary: pre_existing
               paths and changed paths with pre_existing, kind (added,
               modified, deleted or reverted) and uncertain.
+  diagnose    task, [spans] -> {"diagnosis":{...}}, the observe.diag record
+              that fluzo-observe diag --json prints for the task (trace ids,
+              attempts, operation counts, failures as sentences, usage with
+              unknown kept unknown, budget events, compactions, Laya
+              observations, telemetry archive summary; spans trees when
+              "spans":true). The request is not shortened.
+  replay      task, [after], [limit] -> {"task","entries":[...],"next":N,
+              "more":bool}, one page of the timeline fluzo-observe replay
+              --json prints: entries of type replay.step or replay.gap
+              ({"seq","ts","actor","action","policy","outcome","event",...})
+              whose seq is above after, in commit order. Pages are bounded
+              as for events; "next" (the last entry's seq) is the after of
+              the next page.
   settings    -> {"settings":[{"key","value","source",...}]}, with provenance
   capacity    -> {"pools":[...]}, this process's admission state
   subscribe   [after], [limit] -> {"tasks","running","cursor","seqs":{"ses_...":N}

@@ -2,42 +2,11 @@ package observe
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
-	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/observe"
-	"github.com/josecorral/fluzo/lib/store"
 	"github.com/urfave/cli/v3"
 )
-
-// diagRecord is the "observe.diag" record: the diagnosis with failures
-// as sentences (the record's shape predates the typed library).
-type diagRecord struct {
-	V            int                       `json:"v"`
-	Type         string                    `json:"type"`
-	Task         core.Task                 `json:"task"`
-	Traces       []string                  `json:"traces"`
-	Attempts     []observe.DiagAttempt     `json:"attempts"`
-	Operations   observe.OpCounts          `json:"operations"`
-	Failures     []string                  `json:"failures"`
-	Usage        observe.Usage             `json:"usage"`
-	Budget       []json.RawMessage         `json:"budget_events"`
-	Compactions  []store.Compaction        `json:"compactions"`
-	Observations []observe.LayaObservation `json:"laya_observations"`
-	Telemetry    observe.ArchiveSummary    `json:"telemetry"`
-	Spans        []observe.Span            `json:"spans,omitempty"`
-}
-
-func newDiagRecord(d *observe.Diagnosis) diagRecord {
-	failures := make([]string, len(d.Failures))
-	for i, f := range d.Failures {
-		failures[i] = f.String()
-	}
-	return diagRecord{V: 1, Type: "observe.diag", Task: d.Task, Traces: d.Traces, Attempts: d.Attempts, Operations: d.Operations,
-		Failures: failures, Usage: d.Usage, Budget: d.Budget, Compactions: d.Compactions, Observations: d.Observations,
-		Telemetry: d.Telemetry, Spans: d.Spans}
-}
 
 func diagCommand() *cli.Command {
 	return &cli.Command{
@@ -73,7 +42,7 @@ snapshot. It reads the store read-only and executes nothing.`,
 			}
 			d.Task.Request = clean(d.Task.Request, 200)
 			if c.Bool("json") {
-				return writeJSON(c.Root().Writer, newDiagRecord(&d))
+				return writeJSON(c.Root().Writer, observe.NewDiagRecord(&d))
 			}
 			printDiag(c.Root().Writer, &d)
 			if c.Bool("spans") {
