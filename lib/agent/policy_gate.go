@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -98,28 +96,16 @@ func OperationFor(tool string, args json.RawMessage) policy.Operation {
 }
 
 // argsProblem says why the arguments did not decode, in words rather than
-// decoder text.
+// decoder text (core.DescribeJSONError, shared with every JSON port).
 func argsProblem(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, &typeErr) && typeErr.Field != "":
-		return fmt.Sprintf("%s: expected %s, found a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type), typeErr.Value)
-	case errors.As(err, &typeErr):
+	case errors.As(err, &typeErr) && typeErr.Field == "":
 		return fmt.Sprintf("expected a JSON object of arguments, found a JSON %s", typeErr.Value)
+	case errors.As(err, &typeErr):
+		return core.DescribeJSONError(err)
 	}
 	return "the arguments are not valid JSON"
-}
-
-func jsonTypeName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ") + "s"
-	case reflect.Map:
-		return "an object of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ") + "s"
-	}
-	return t.String()
 }
 
 // toolArgs holds every argument policy looks at, across all tools.

@@ -203,7 +203,7 @@ func (p *Port) take(a answerArgs) (*portApproval, error) {
 
 func (p *Port) approve(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
-	if err := core.DecodeStrict(raw, &a); err != nil {
+	if err := core.DecodeCommand(raw, &a, "operation"); err != nil {
 		return nil, err
 	}
 	if a.Scope != "" && a.Scope != "once" && a.Scope != "task" {
@@ -257,7 +257,7 @@ func orOnce(s string) string {
 
 func (p *Port) deny(ctx context.Context, raw []byte) (any, error) {
 	var a answerArgs
-	if err := core.DecodeStrict(raw, &a); err != nil {
+	if err := core.DecodeCommand(raw, &a, "operation"); err != nil {
 		return nil, err
 	}
 	pa, err := p.take(a)
@@ -273,7 +273,7 @@ func (p *Port) queueIntervention(ctx context.Context, raw []byte) (any, error) {
 		core.Command
 		Text string `json:"text"`
 	}
-	if err := core.DecodeStrict(raw, &a); err != nil {
+	if err := core.DecodeCommand(raw, &a, "text"); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
@@ -293,7 +293,7 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 		Intervention string `json:"intervention"`
 		Text         string `json:"text"`
 	}
-	if err := core.DecodeStrict(raw, &a); err != nil {
+	if err := core.DecodeCommand(raw, &a, "intervention", "text"); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
@@ -315,7 +315,7 @@ func (p *Port) setYolo(ctx context.Context, raw []byte) (any, error) {
 		core.Command
 		On bool `json:"on"`
 	}
-	if err := core.DecodeStrict(raw, &a); err != nil {
+	if err := core.DecodeCommand(raw, &a, "on"); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()

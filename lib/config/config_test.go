@@ -198,7 +198,7 @@ func TestDiagnosticsCarryFileLineKeyAndValidRange(t *testing.T) {
 		{"env without name", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\nauth = \"env\"\n", "models.coder.api_key_env", "needs api_key_env", "", 2},
 		{"output >= window", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ncontext_window = 4096\nmax_output_tokens = 4096\n", "models.coder.max_output_tokens", "reserves 4096", "less than", 6},
 		{"shadow alias", "schema_version = 1\n[models.coder]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ncapacity_id = \"x\"\n[models.laya]\nprovider = \"laya_systemone\"\nendpoint = \"http://h/l\"\ncapacity_id = \"x\"\n", "models.laya.capacity_id", "shadow model", "", 9},
-		{"syntax", "schema_version = 1\n[harness\n", "", "TOML syntax error", "TOML", 3},
+		{"syntax", "schema_version = 1\n[harness\n", "", "TOML syntax error", "TOML", 2},
 		{"shell longer than task", "schema_version = 1\n[harness]\nmax_active_seconds = 60\nshell_timeout_seconds = 120\n", "harness.shell_timeout_seconds", "longer", "max_active_seconds", 4},
 		{"no input capacity", "schema_version = 1\n[context]\noverhead_tokens = 30000\n", "context.overhead_tokens", "no input capacity", "", 3},
 		{"auto expire", "schema_version = 1\n[storage]\nauto_expire = true\n", "storage.auto_expire", "not supported", "false", 3},

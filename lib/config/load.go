@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -42,8 +43,10 @@ func Open(o Options) (*Config, error) {
 	for _, ov := range o.Overrides {
 		key, text, ok := strings.Cut(ov, "=")
 		if !ok {
-			return nil, core.Errorf(core.CodeUsage, "override %q is not KEY=VALUE", ov).
-				WithHint("write e.g. --set harness.max_turns=10")
+			// Exit 3 like every other bad --set, so a script sees one
+			// status for "the overrides are wrong".
+			return nil, core.Errorf(core.CodeInvalidConfiguration, "override %q is not KEY=VALUE", ov).
+				WithHint("write e.g. --set harness.max_turns=10").With("override", ov)
 		}
 		if err := cfg.Override(strings.TrimSpace(key), strings.TrimSpace(text)); err != nil {
 			return nil, err
@@ -89,7 +92,7 @@ func Parse(data []byte, name string) (*Config, error) {
 	raw := map[string]any{}
 	md, err := toml.Decode(string(data), &raw)
 	if err != nil {
-		return nil, invalid([]Diagnostic{syntaxDiagnostic(err, name)})
+		return nil, invalid([]Diagnostic{syntaxDiagnostic(err, name, data)})
 	}
 	text := string(data)
 	ds := &diagnostics{file: name, lines: lineIndex(text)}
@@ -109,13 +112,25 @@ func Parse(data []byte, name string) (*Config, error) {
 	return cfg, nil
 }
 
-func syntaxDiagnostic(err error, name string) Diagnostic {
+func syntaxDiagnostic(err error, name string, data []byte) Diagnostic {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		return Diagnostic{File: name, Line: pe.Position.Line, Key: pe.LastKey,
+		return Diagnostic{File: name, Line: syntaxErrorLine(pe, data), Key: pe.LastKey,
 			Problem: "TOML syntax error: " + pe.Message, Valid: "TOML 1.0"}
 	}
 	return Diagnostic{File: name, Problem: "cannot parse TOML", Valid: "TOML 1.0"}
+}
+
+// syntaxErrorLine is the line the user must fix. The parser counts a line
+// as ended once it reads its newline, so an error found at a newline (an
+// unclosed "[harness") would name the next line; the byte offset says
+// which line that newline ends.
+func syntaxErrorLine(pe toml.ParseError, data []byte) int {
+	start := pe.Position.Start
+	if start < 0 || start > len(data) {
+		return pe.Position.Line
+	}
+	return bytes.Count(data[:start], []byte("\n")) + 1
 }
 
 // keyOrder maps each key to its position in the file so collection

@@ -45,7 +45,7 @@ func DecodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return Wrap(err, CodeInvalidRequest, "the request does not match its schema: "+err.Error()).
+		return Wrap(err, CodeInvalidRequest, "the request does not match its schema: "+DescribeJSONError(err)).
 			WithHint("check field names and types against the documented schema")
 	}
 	if dec.More() {
@@ -77,4 +77,37 @@ func NewVerbatimEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc
+}
+
+// DecodeCommand decodes a port command strictly, as DecodeStrict does, and
+// refuses it when one of the required fields is absent or null: a missing
+// "on" must not read as false, nor a missing "text" as an empty message.
+func DecodeCommand(data []byte, v any, required ...string) error {
+	if err := DecodeStrict(data, v); err != nil {
+		return err
+	}
+	if len(required) == 0 {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return Wrap(err, CodeInvalidRequest, "the request does not match its schema: "+DescribeJSONError(err))
+	}
+	var head Command
+	_ = json.Unmarshal(data, &head)
+	for _, name := range required {
+		if raw, ok := fields[name]; !ok || string(bytes.TrimSpace(raw)) == "null" {
+			return Errorf(CodeInvalidRequest, "%s needs the field %q", orCommand(head.Cmd), name).
+				With("field", name).
+				WithHint("send %q in the command; see the port's command reference in fluzo-agent-serve(1)", name)
+		}
+	}
+	return nil
+}
+
+func orCommand(cmd string) string {
+	if cmd == "" {
+		return "the command"
+	}
+	return cmd
 }

@@ -195,7 +195,7 @@ func decodeError(name string, data []byte, err error, pos int64) error {
 	if line > 0 {
 		loc = fmt.Sprintf("%s:%d", name, line)
 	}
-	return core.Errorf(core.CodeInvalidConfiguration, "%s: invalid scenario: %s", loc, err.Error()).
+	return core.Errorf(core.CodeInvalidConfiguration, "%s: invalid scenario: %s", loc, core.DescribeJSONError(err)).
 		WithHint("see share/scenarios/README.md for the scenario format")
 }
 

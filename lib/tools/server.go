@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -123,7 +124,9 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		rd := bufio.NewReaderSize(in, 64<<10)
 		for {
 			line, err := readLine(rd)
-			if len(line) > 0 {
+			// Blank lines are passed on (and skipped below) so that the
+			// line numbers in error replies match the caller's file.
+			if len(line) > 0 || err == nil {
 				select {
 				case lines <- line:
 				case <-ctx.Done():
@@ -143,7 +146,9 @@ loop:
 		select {
 		case line := <-lines:
 			n++
-			s.dispatch(ctx, n, line)
+			if len(bytes.TrimSpace(line)) > 0 {
+				s.dispatch(ctx, n, line)
+			}
 		case e := <-readErr:
 			if !errors.Is(e, io.EOF) {
 				err = core.Wrap(e, core.CodeFailed, "reading requests failed")

@@ -61,9 +61,9 @@ _fluzo_agent() {
     "/serve") words="--workspace -C --config --set --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
-    "/status") words="--workspace -C --help" ;;
-    "/cancel") words="--workspace -C --help" ;;
-    "/kill") words="--workspace -C --yes --help" ;;
+    "/status") words="--workspace -C --json --help" ;;
+    "/cancel") words="--workspace -C --json --help" ;;
+    "/kill") words="--workspace -C --yes --json --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

@@ -55,7 +55,7 @@ function __fluzo_sim_ids
 end
 complete -c fluzo-sim -f
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@\'' -a 'serve' -d 'serve a scenario until interrupted, logging one JSONL record per request'
-complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@\'' -a 'verify' -d 'print the verdict of a running simulator (exit 0 passed, 1 failed)'
+complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@\'' -a 'verify' -d 'print the verdict of a running simulator (exit 0 passed, 1 failed, 12 simulator unreachable)'
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@\'' -a 'check' -d 'validate a scenario file without serving it'
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/serve\'' -l scenario -r -F -d 'scenario FILE (JSON, see share/scenarios/README.md)'
 complete -c fluzo-sim -n 'test (__fluzo_sim_path) = \'@/serve\'' -l addr -r -d 'loopback listen ADDRESS'

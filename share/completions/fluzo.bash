@@ -205,9 +205,9 @@ _fluzo() {
     "/agent/serve") words="--workspace -C --config --set --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
-    "/agent/status") words="--workspace -C --help" ;;
-    "/agent/cancel") words="--workspace -C --help" ;;
-    "/agent/kill") words="--workspace -C --yes --help" ;;
+    "/agent/status") words="--workspace -C --json --help" ;;
+    "/agent/cancel") words="--workspace -C --json --help" ;;
+    "/agent/kill") words="--workspace -C --yes --json --help" ;;
     "/tool") words="serve call schema baseline diff --help" ;;
     "/tool/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --help" ;;
     "/tool/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --help" ;;

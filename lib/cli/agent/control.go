@@ -53,7 +53,7 @@ func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "status",
 		Usage: "show what the owner running in this workspace is doing",
-		Flags: []cli.Flag{workspaceFlag()},
+		Flags: []cli.Flag{workspaceFlag(), controlJSONFlag()},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			return sendControl(ctx, c, map[string]any{"cmd": "status"})
 		},
@@ -65,7 +65,7 @@ func cancelCommand() *cli.Command {
 		Name:      "cancel",
 		Usage:     "cancel a running task: stop new work, end its processes gracefully, keep partial edits",
 		ArgsUsage: "TASK",
-		Flags:     []cli.Flag{workspaceFlag()},
+		Flags:     []cli.Flag{workspaceFlag(), controlJSONFlag()},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "cancel needs exactly one TASK id")
@@ -80,7 +80,7 @@ func killCommand() *cli.Command {
 		Name:      "kill",
 		Usage:     "force-stop a task: kill its verified owned process groups (needs --yes)",
 		ArgsUsage: "TASK",
-		Flags:     []cli.Flag{workspaceFlag(), &cli.BoolFlag{Name: "yes", Usage: "confirm the force stop"}},
+		Flags:     []cli.Flag{workspaceFlag(), &cli.BoolFlag{Name: "yes", Usage: "confirm the force stop"}, controlJSONFlag()},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.Args().Len() != 1 {
 				return runner.Usage(c, "kill needs exactly one TASK id")
@@ -94,8 +94,9 @@ func killCommand() *cli.Command {
 	}
 }
 
-// sendControl sends one command to the running owner and prints its answer;
-// a typed error answer exits with its code.
+// sendControl sends one command to the running owner and prints its answer
+// (a sentence, or the ack record with --json); a typed error answer exits
+// with its code.
 func sendControl(ctx context.Context, c *cli.Command, cmd map[string]any) error {
 	root, err := workspaceRoot(ctx, c)
 	if err != nil {
@@ -109,6 +110,10 @@ func sendControl(ctx context.Context, c *cli.Command, cmd map[string]any) error 
 	if json.Unmarshal(ans, &rec) == nil && rec.Type == "error" && rec.Error != nil {
 		return rec.Error
 	}
-	fmt.Fprintln(c.Root().Writer, string(ans))
+	if c.Bool("json") {
+		fmt.Fprintln(c.Root().Writer, string(ans))
+		return nil
+	}
+	printControl(c.Root().Writer, cmd["cmd"].(string), ans)
 	return nil
 }

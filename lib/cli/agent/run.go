@@ -2,9 +2,11 @@ package agent
 
 import (
 	"context"
+	"strings"
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/urfave/cli/v3"
 )
 
@@ -41,6 +43,12 @@ always a {"type":"result",...} record.`,
 }
 
 func runAction(ctx context.Context, c *cli.Command) error {
+	// Required only checks that --task was given; an empty request would
+	// start a task the model can only guess at.
+	if strings.TrimSpace(c.String("task")) == "" {
+		return core.Errorf(core.CodeUsage, "--task is empty").
+			WithHint("say what to do in plain words, e.g. --task 'fix the failing test'; see '%s --help'", c.FullName())
+	}
 	if err := verifyConflict(c); err != nil {
 		return err
 	}

@@ -93,7 +93,8 @@ func (c Completion) nodeValues(n node) (fv []flagValue, arg valueSpec, ok bool) 
 		fv = append(fv, flagValue{names: f.names, spec: c.valueFor(ph, f.names[0])})
 	}
 	if fields := strings.Fields(n.cmd.ArgsUsage); len(fields) > 0 {
-		arg = c.valueFor(fields[0], "")
+		// "[TASK]" is an optional TASK: it completes the same way.
+		arg = c.valueFor(strings.Trim(fields[0], "[]."), "")
 		ok = arg.kind != valueNone
 	}
 	return fv, arg, ok

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
@@ -48,6 +49,9 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if c.Args().Len() > 0 {
 		return runner.Usage(c, "demo takes no arguments")
 	}
+	if err := checkDemoDir(c.String("dir")); err != nil {
+		return err
+	}
 	// Both children are looked up before anything is created.
 	simPath, err := findSibling("fluzo-sim")
 	if err == nil {
@@ -83,4 +87,36 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: the simulator saw requests other than the scenario's: %s\n", termsafe.Line(verdict.Summary()))
 	}
 	return runErr
+}
+
+// checkDemoDir refuses a --dir the demo cannot use before anything is
+// checked, created or printed: it must be an empty directory, or a new one
+// whose parent exists (a typo in a deep path must not create a tree).
+func checkDemoDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	hint := "pass --dir with a new or empty directory, or omit it for a temporary one"
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return core.Errorf(core.CodeUsage, "--dir %s is not a directory", termsafe.Line(dir)).WithHint("%s", hint)
+	case err == nil:
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return core.Wrap(err, core.CodeUsage, "cannot read --dir "+termsafe.Line(dir)).WithHint("%s", hint)
+		}
+		if len(entries) > 0 {
+			return core.Errorf(core.CodeUsage, "--dir %s is not empty", termsafe.Line(dir)).WithHint("%s", hint)
+		}
+		return nil
+	case !os.IsNotExist(err):
+		return core.Wrap(err, core.CodeUsage, "cannot use --dir "+termsafe.Line(dir)).WithHint("%s", hint)
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if pst, err := os.Stat(parent); err != nil || !pst.IsDir() {
+		return core.Errorf(core.CodeUsage, "--dir %s: its parent directory %s does not exist", termsafe.Line(dir), termsafe.Line(parent)).
+			WithHint("create %s first, or pass a new directory inside an existing one", termsafe.Line(parent))
+	}
+	return nil
 }

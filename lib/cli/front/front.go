@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/core"
@@ -74,7 +75,7 @@ diagnostics, telemetry), fluzo-tui (terminal UI), fluzo-sim (model simulator).`,
 		Action:          dispatch,
 		Commands: []*cli.Command{
 			{Name: "version", Usage: "print the toolkit version", Action: func(_ context.Context, c *cli.Command) error {
-				fmt.Fprintf(c.Root().Writer, "fluzo %s\n", core.Version)
+				fmt.Fprintln(c.Root().Writer, core.VersionLine("fluzo"))
 				return nil
 			}},
 			{Name: "help", Usage: "show this help, or the help of a command", ArgsUsage: "[command]", Action: help},
@@ -124,7 +125,7 @@ func dispatch(ctx context.Context, c *cli.Command) error {
 	case "-h", "--help":
 		return cli.ShowAppHelp(c)
 	case "-v", "--version":
-		fmt.Fprintf(c.Writer, "fluzo %s\n", core.Version)
+		fmt.Fprintln(c.Writer, core.VersionLine("fluzo"))
 		return nil
 	}
 	if strings.HasPrefix(args[0], "-") {
@@ -168,15 +169,21 @@ func execSibling(ctx context.Context, c *cli.Command, name string, args []string
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	if err := cmd.Run(); err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
-			code := ee.ExitCode()
-			if code < 0 { // killed by a signal
-				code = core.ExitCancelled
-			}
-			return runner.Silent{Code: code}
+			return runner.Silent{Code: passThroughStatus(ee)}
 		}
 		return core.Wrap(err, core.CodeFailed, "could not run "+name).WithHint("check that %s is executable", path)
 	}
 	return nil
+}
+
+// passThroughStatus is the status fluzo exits with for a sibling that
+// failed: its exit code, or 128+N when signal N killed it, as a shell
+// reports it (a SIGKILLed agent is 137, not "cancelled").
+func passThroughStatus(ee *exec.ExitError) int {
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ee.ExitCode()
 }
 
 // available lists the commands a user can type: built-ins, shortcuts and

@@ -12,7 +12,7 @@ func diagCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "diag",
 		Usage:     "diagnose a task: trace IDs, attempts, operations, failures, usage, telemetry health",
-		ArgsUsage: "TASK",
+		ArgsUsage: "[TASK]",
 		Description: `diag gathers what the local records say about one task: its trace IDs (one
 per attempt), attempts and their outcomes, every operation with its state
 (including unknown outcomes that need reconciliation), failures, token usage
@@ -27,15 +27,15 @@ snapshot. It reads the store read-only and executes nothing.`,
 			&cli.BoolFlag{Name: "spans", Usage: "also list the task's archived spans as trees, with timing and outcome"},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			id, err := taskArg(c)
-			if err != nil {
-				return err
-			}
 			s, err := openHistory(ctx, c)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			id, err := taskArg(ctx, c, s)
+			if err != nil {
+				return err
+			}
 			d, err := observe.Diagnose(ctx, s, id, observe.DiagnoseOptions{Spans: c.Bool("spans")})
 			if err != nil {
 				return err

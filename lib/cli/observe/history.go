@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -21,13 +22,29 @@ func openHistory(ctx context.Context, c *cli.Command) (*store.Store, error) {
 	return store.OpenReadOnly(ctx, ws)
 }
 
-// taskArg returns the single TASK argument.
-func taskArg(c *cli.Command) (string, error) {
-	if c.Args().Len() != 1 {
-		return "", core.Errorf(core.CodeUsage, "%s needs exactly one TASK id", c.Name).
+// taskArg returns the TASK argument or, without one, the workspace's
+// latest task: the one a user who just ran something wants to look at. The
+// choice is said on stderr so the output itself stays the task's.
+func taskArg(ctx context.Context, c *cli.Command, s *store.Store) (string, error) {
+	switch c.Args().Len() {
+	case 1:
+		return c.Args().First(), nil
+	case 0:
+	default:
+		return "", core.Errorf(core.CodeUsage, "%s takes at most one TASK id", c.Name).
 			WithHint("list tasks with 'fluzo-store tasks', then run '%s TASK'", c.FullName())
 	}
-	return c.Args().First(), nil
+	tasks, err := s.ListTasks(ctx, "")
+	if err != nil {
+		return "", err
+	}
+	if len(tasks) == 0 {
+		return "", core.Errorf(core.CodeNotFound, "this store has no task yet").
+			WithHint("run a task first (fluzo run --task '…')")
+	}
+	latest := tasks[len(tasks)-1].ID
+	fmt.Fprintf(c.Root().ErrWriter, "%s: the latest task, %s\n", c.FullName(), latest)
+	return latest, nil
 }
 
 // clean makes untrusted stored text a bounded, terminal-safe table cell:

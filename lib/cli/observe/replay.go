@@ -21,7 +21,7 @@ func replayCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "replay",
 		Usage:     "show a task's read-only timeline: time, actor, action, policy, outcome",
-		ArgsUsage: "TASK",
+		ArgsUsage: "[TASK]",
 		Description: `replay reconstructs what happened in a task from its durable events, in
 commit order: who acted (user, model, policy, runtime, tool, provider,
 laya; the runtime's own actions such as verification, its feedback to the
@@ -33,15 +33,15 @@ would do the same. Laya rows are observations, never decisions. Stored text
 is shown with control characters escaped.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one replay.step JSON record per line"}},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			id, err := taskArg(c)
-			if err != nil {
-				return err
-			}
 			s, err := openHistory(ctx, c)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			id, err := taskArg(ctx, c, s)
+			if err != nil {
+				return err
+			}
 			task, err := s.GetTask(ctx, id)
 			if err != nil {
 				return err

@@ -47,16 +47,27 @@ func Prepare(cmd *cli.Command) {
 	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {}
 	cmd.Suggest = true
 	cmd.HideHelpCommand = true
+	// Every binary answers --version the same way, so none can forget it.
+	if cmd.Version == "" {
+		cmd.Version = core.Version
+	}
+	cli.VersionPrinter = printVersion
 	prepareTree(cmd)
+}
+
+func printVersion(c *cli.Command) {
+	fmt.Fprintln(c.Root().Writer, core.VersionLine(c.Root().Name))
 }
 
 func prepareTree(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		return usageError(c, err)
 	}
+	hideRepeatedDefaults(cmd.Flags)
 	if len(cmd.Commands) > 0 && cmd.Action == nil {
 		cmd.Action = unknownSubcommand
 	}
+	refuseStrayArguments(cmd)
 	for _, sub := range cmd.Commands {
 		prepareTree(sub)
 	}
@@ -79,6 +90,9 @@ func unknownSubcommand(ctx context.Context, c *cli.Command) error {
 }
 
 func usageError(c *cli.Command, err error) error {
+	if name, ok := undefinedFlag(err.Error()); ok {
+		return unknownFlagError(c, name, err)
+	}
 	return core.Wrap(err, core.CodeUsage, friendlyFlagError(err.Error())).
 		WithHint("see '%s --help'", c.FullName())
 }

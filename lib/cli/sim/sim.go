@@ -87,7 +87,7 @@ func verdictResult(w io.Writer, v libsim.Verdict) error {
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
-		Usage: "print the verdict of a running simulator (exit 0 passed, 1 failed)",
+		Usage: "print the verdict of a running simulator (exit 0 passed, 1 failed, 12 simulator unreachable)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "url", Usage: "the simulator's `URL` from its listening record", Required: true},
 			&cli.BoolFlag{Name: "stop", Usage: "also shut the simulator down"},
@@ -112,8 +112,14 @@ func verify(ctx context.Context, c *cli.Command) error {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return core.Wrap(err, core.CodeFailed, "cannot reach the simulator").
-			WithHint("pass the url printed in the simulator's listening record")
+		// Unreachable is not a failed verdict: nothing was judged, so it
+		// gets its own status (provider_error, exit 12) and names why.
+		msg := "cannot reach the simulator at " + c.String("url")
+		if why := core.DescribeSystemError(err); why != "" {
+			msg += ": " + why
+		}
+		return core.Wrap(err, core.CodeProviderError, msg).
+			WithHint("is fluzo-sim serve still running? pass the url printed in its listening record")
 	}
 	defer resp.Body.Close()
 	var v libsim.Verdict

@@ -54,7 +54,8 @@ owner runs are refused (exit 11). --dry-run prints exactly what would go and
 changes nothing. Without --yes nothing is deleted: the preview is printed and
 the command exits 10 (confirmation_required). The preview names the
 repository and its .fluzodrive path; --all never reaches another repository.
-Purge is idempotent: re-running it finishes an interrupted purge. The eval
+Purge is idempotent: re-running it finishes an interrupted purge; a --session
+that is not in the store is reported not_found (exit 1). The eval
 labels of the purged sessions' observations (.fluzodrive/eval/labels.jsonl)
 go with them: a label describes history that no longer exists, and it could
 never be exported again. It never touches the workspace, .fluzo, credentials
@@ -136,6 +137,12 @@ func purgeOutcome(plan store.PurgePlan, failed []string) error {
 	if len(failed) > 0 {
 		return core.Errorf(core.CodeStorageError, "%d artifact file(s) could not be removed (first: %s)", len(failed), failed[0]).
 			WithHint("check permissions under .fluzodrive/artifacts and run the purge again; it retries them")
+	}
+	// Leftover artifact files were still retried above; the exit status
+	// tells a script that the session it named was not there.
+	if len(plan.Missing) > 0 {
+		return core.Errorf(core.CodeNotFound, "session %s is not in this store (already purged, or a typo)", plan.Missing[0]).
+			WithHint("list the sessions with 'fluzo-store sessions'")
 	}
 	return nil
 }
