@@ -151,6 +151,9 @@ func runOne(t *testing.T, seed int, target string) runResult {
 		}
 	}
 	checkWorkspace(ws, bad)
+	if left, _ := os.ReadDir(filepath.Join(root, "tmp")); len(left) > 0 {
+		bad("temp litter in the children's TMPDIR: %v", names(left))
+	}
 	if code, out := run(ctx, ws, env, "fluzo-admit", "lock", "status"); code != 0 || !strings.Contains(out, `"held":false`) {
 		bad("workspace lock not released (exit %d): %s", code, out)
 	}
@@ -199,6 +202,14 @@ func run(ctx context.Context, ws string, env []string, name string, args ...stri
 		return -1, fmt.Sprint(err)
 	}
 	return cmd.ProcessState.ExitCode(), string(out)
+}
+
+func names(es []os.DirEntry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
 }
 
 func waitSurvivors(ws string, limit time.Duration) []procInfo {

@@ -73,6 +73,7 @@ func isolatedEnv(root string) ([]string, error) {
 	env := []string{
 		"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home,
+		"TMPDIR=" + filepath.Join(root, "tmp"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(home, ".run"),
@@ -80,7 +81,7 @@ func isolatedEnv(root string) ([]string, error) {
 		"GIT_AUTHOR_NAME=Fluzo Chaos", "GIT_AUTHOR_EMAIL=chaos@fluzo.invalid",
 		"GIT_COMMITTER_NAME=Fluzo Chaos", "GIT_COMMITTER_EMAIL=chaos@fluzo.invalid",
 	}
-	for _, d := range []string{home, filepath.Join(home, ".config"), filepath.Join(home, ".local", "state"), filepath.Join(home, ".run")} {
+	for _, d := range []string{filepath.Join(root, "tmp"), home, filepath.Join(home, ".config"), filepath.Join(home, ".local", "state"), filepath.Join(home, ".run")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, err
 		}
