@@ -200,7 +200,11 @@ func (a *App) drawFooter(l layout) {
 		keys = append(keys, [2]string{"ctrl+c", "cancel"})
 	}
 	if a.focus == focusChat {
-		keys = append(keys, [2]string{"tab", "focus editor"}, [2]string{"a/t/d", "answer approval"}, [2]string{"space", "expand"}, [2]string{"c", "copy"})
+		keys = append(keys, [2]string{"tab", "focus editor"})
+		if a.pendingApproval() != nil { // a/t/d mean nothing once no card waits
+			keys = append(keys, [2]string{"a/t/d", "answer approval"})
+		}
+		keys = append(keys, [2]string{"space", "expand"}, [2]string{"c", "copy"})
 	} else {
 		keys = append(keys, [2]string{"tab", "focus chat"}, [2]string{"shift+enter", "newline"})
 	}
