@@ -37,6 +37,10 @@ func WrapOutput(l Line, width int) []Line {
 			for _, k := range cs[start:i] {
 				col += k.width
 			}
+			if col+c.width > width { // the carried word and c still overflow
+				out = append(out, clusterRow(l, cs[start:i]))
+				start, col = i, 0
+			}
 		}
 		if c.space {
 			lastSpace = i
