@@ -168,6 +168,11 @@ func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 	case kindExec:
 		cmd := execCommand(call.Args)
 		exit, output := execResult(out)
+		if stop := stoppedByCancel(out); stop.Cancelled {
+			// A cancelled command has no exit code and is no test failure.
+			a.record(ctx, core.EvCommandResult, map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+			return
+		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)

@@ -64,6 +64,7 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	if jerr := a.Journal.Finish(fctx, a.refs, task, attempt, reason); jerr != nil && res.Error == nil {
 		res.Status, res.Error = string(core.CodeStorageError), core.AsError(jerr)
 	}
+	settleError(&res)
 	return res
 }
 

@@ -185,6 +185,10 @@ func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out t
 		if out.Error != nil {
 			reason = string(out.Error.Code)
 		}
+	case stoppedByCancel(out).Cancelled:
+		// The command did not finish: the task's cancel ended it. It is
+		// not a success with exit -1.
+		to, reason = core.OpFailed, string(core.CodeCancelled)
 	}
 	body, _ := json.Marshal(out)
 	if len(body) > maxStoredResult {

@@ -184,6 +184,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	var used admit.Usage
 	if prior != nil {
 		a.steps.resume(prior.Turns)
+		a.tokens = prior.Usage
 		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)

@@ -76,6 +76,19 @@ func (a *TokenAccount) add(r modelResponse) {
 	}
 }
 
+// addStored counts a stored request of an earlier attempt. Its local
+// estimate was never stored, so a request without usage adds to the
+// unknown count only: the estimate stays a lower bound.
+func (a *TokenAccount) addStored(r core.ProviderRequest) {
+	a.Requests++
+	if r.InputTokens != nil && r.OutputTokens != nil {
+		addTo(&a.Input, *r.InputTokens)
+		addTo(&a.Output, *r.OutputTokens)
+		return
+	}
+	a.Unknown++
+}
+
 // failed records a request that was sent but produced no response: its
 // usage is unknown, so it counts as a request without usage. charged is
 // what the budget kept for it (nothing when the server answered with an

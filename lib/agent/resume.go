@@ -13,8 +13,11 @@ import (
 // prior is what earlier attempts of a resumed task consumed and left
 // unresolved. Budgets carry it forward; nothing in it is replayed.
 type prior struct {
-	Turns   int
-	Tokens  int64
+	Turns  int
+	Tokens int64
+	// Usage is the earlier attempts' token account, so a resumed result
+	// reports the task's whole usage, as its turns are the task's.
+	Usage   TokenAccount
 	Unknown []core.Operation
 	Request string
 	Verify  string
@@ -96,6 +99,7 @@ func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *prior) err
 		if r.OutputTokens != nil {
 			p.Tokens += *r.OutputTokens
 		}
+		p.Usage.addStored(r)
 	}
 	ops, err := tx.ListOperations(ctx, attempt)
 	if err != nil {

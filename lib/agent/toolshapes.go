@@ -112,3 +112,21 @@ func capTimeout(call toolCall, limit time.Duration) json.RawMessage {
 	}
 	return out
 }
+
+// processStop is how a process tool's child was stopped by the runtime:
+// cancelled (by a cancel or force stop of the task) with the signal that
+// ended it. A child that ran to its own exit has Cancelled false.
+type processStop struct {
+	Cancelled bool   `json:"cancelled"`
+	Signal    string `json:"signal"`
+}
+
+// stoppedByCancel reads a process outcome's cancel marks; any other
+// tool's result has none.
+func stoppedByCancel(out toolOutcome) processStop {
+	var p processStop
+	if out.OK {
+		json.Unmarshal(out.Result, &p)
+	}
+	return p
+}

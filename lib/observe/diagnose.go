@@ -13,7 +13,12 @@ import (
 // Diagnosis is everything local records say about one task, without a
 // TUI or an external dashboard.
 type Diagnosis struct {
-	Task         core.Task          `json:"task"`
+	Task core.Task `json:"task"`
+	// Interrupted says the task stopped mid-run: still "running" with no
+	// owner holding the workspace, or blocked as interrupted by a later
+	// owner's recovery. Resume is then the command that continues it.
+	Interrupted  bool               `json:"interrupted"`
+	Resume       string             `json:"resume,omitempty"`
 	Traces       []string           `json:"traces"`
 	Attempts     []DiagAttempt      `json:"attempts"`
 	Operations   OpCounts           `json:"operations"`
@@ -118,6 +123,9 @@ func Diagnose(ctx context.Context, s *store.Store, taskID string, opts DiagnoseO
 			traces[a.TraceID] = true
 			d.Traces = append(d.Traces, a.TraceID)
 		}
+	}
+	if task.Interrupted(ownerActive(s)) {
+		d.Interrupted, d.Resume = true, core.ResumeCommand(task.ID)
 	}
 	if task.State == core.TaskFailed || task.State == core.TaskBlocked || task.State == core.TaskCancelled {
 		d.Failures = append(d.Failures, Failure{Subject: FailedTask, State: string(task.State), Reason: task.Reason})
@@ -278,4 +286,12 @@ func archiveFor(drive string, traces map[string]bool) ArchiveSummary {
 		t.Note = "no archived spans for these traces (telemetry disabled, not yet flushed, or purged); the store's events remain the history"
 	}
 	return t
+}
+
+// ownerActive probes the workspace-owner lock; a failed probe is taken as
+// an owner present, so a running task is never called interrupted on a
+// guess.
+func ownerActive(s *store.Store) bool {
+	active, err := store.OwnerActive(s.Workspace())
+	return active || err != nil
 }

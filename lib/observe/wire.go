@@ -18,6 +18,8 @@ type DiagRecord struct {
 	V            int                `json:"v"`
 	Type         string             `json:"type"`
 	Task         core.Task          `json:"task"`
+	Interrupted  bool               `json:"interrupted"`
+	Resume       string             `json:"resume,omitempty"`
 	Traces       []string           `json:"traces"`
 	Attempts     []DiagAttempt      `json:"attempts"`
 	Operations   OpCounts           `json:"operations"`
@@ -36,7 +38,7 @@ func NewDiagRecord(d *Diagnosis) DiagRecord {
 	for i, f := range d.Failures {
 		failures[i] = f.String()
 	}
-	return DiagRecord{V: 1, Type: DiagRecordType, Task: d.Task, Traces: d.Traces, Attempts: d.Attempts, Operations: d.Operations,
+	return DiagRecord{V: 1, Type: DiagRecordType, Task: d.Task, Interrupted: d.Interrupted, Resume: d.Resume, Traces: d.Traces, Attempts: d.Attempts, Operations: d.Operations,
 		Failures: failures, Usage: d.Usage, Budget: d.Budget, Compactions: d.Compactions, Observations: d.Observations,
 		Telemetry: d.Telemetry, Spans: d.Spans}
 }

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"syscall"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -89,7 +91,13 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, str
 		hr.Header.Set("Authorization", "Bearer "+key.Reveal())
 	}
 	hr.Header.Set("User-Agent", userAgent)
-	return c.http.RoundTrip(hr)
+	resp, err := c.http.RoundTrip(hr)
+	if err != nil {
+		// RoundTrip's errors do not say where they went; typeFailure
+		// names the endpoint from this.
+		return nil, &url.Error{Op: method, URL: hr.URL.String(), Err: err}
+	}
+	return resp, nil
 }
 
 // checkStatus turns a 3xx or error status into a typed error. A redirect
@@ -214,15 +222,34 @@ func typeFailure(ctx context.Context, err error, output bool) error {
 		return ce
 	}
 	var ue *url.Error
+	endpoint := ""
 	if errors.As(err, &ue) {
-		err = ue.Err
+		err, endpoint = ue.Err, redactedURL(ue.URL)
 	}
 	msg := "the connection to the provider failed"
+	hint := classHints[ClassTransient]
 	if output {
 		msg = "the connection broke after partial output; the partial answer was discarded"
+	} else if what := core.DescribeSystemError(err); what != "" && endpoint != "" {
+		// Name what happened and where: "connection refused" at this URL
+		// says more than any class of failure.
+		msg = fmt.Sprintf("cannot connect to %s: %s", endpoint, what)
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			hint = "nothing listens at that address: start the model server, or fix the model's base_url in .fluzo"
+		}
 	}
 	return core.Wrap(err, core.CodeProviderError, msg).With("class", string(ClassTransient)).
-		WithHint("%s", classHints[ClassTransient])
+		WithHint("%s", hint)
+}
+
+// redactedURL drops any credentials from a request URL before it is
+// shown.
+func redactedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Redacted()
 }
 
 // touchReader reports body progress to the idle timer.

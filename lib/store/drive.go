@@ -63,6 +63,9 @@ func EnsureDrive(ctx context.Context, ws Workspace) error {
 // symlink in its place.
 func mkdirPrivate(dir string) error {
 	err := os.Mkdir(dir, DirMode)
+	if err != nil && readOnlyFS(err) {
+		return readOnlyErr(err, "cannot create "+dir)
+	}
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return core.Wrap(err, core.CodeStorageError, "cannot create "+dir).
 			WithHint("check the permissions of the parent directory and free space")

@@ -7,7 +7,7 @@ import (
 )
 
 // ReasonInterrupted is the task reason recovery records.
-const ReasonInterrupted = "interrupted"
+const ReasonInterrupted = core.InterruptedReason
 
 // RecoveryReport lists what Recover changed.
 type RecoveryReport struct {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"syscall"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -13,6 +15,9 @@ import (
 
 // storageErr wraps a low-level failure as storage_error (exit 13).
 func storageErr(err error, what string) *core.Error {
+	if readOnlyFS(err) {
+		return readOnlyErr(err, what)
+	}
 	e := core.Wrap(err, core.CodeStorageError, what)
 	if diskFull(err) {
 		return e.WithHint("the disk is full; free space or purge history ('fluzo-store history purge'); the store is intact and reopens once there is room")
@@ -31,6 +36,41 @@ func storageErr(err error, what string) *core.Error {
 		}
 	}
 	return e.WithHint("run 'fluzo-store check' for details")
+}
+
+// readOnlyFS reports a write refused because the filesystem is mounted
+// read-only (EROFS), directly or as SQLite's system errno.
+func readOnlyFS(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.SystemErrno == syscall.EROFS {
+		return true
+	}
+	return errors.Is(err, syscall.EROFS)
+}
+
+// readOnlyErr names a read-only filesystem as such, with the path the
+// write was refused at when the error carries one, so the user knows
+// which mount to fix rather than reading a permissions hint.
+func readOnlyErr(err error, what string) *core.Error {
+	msg := what + ": " + core.DescribeSystemError(syscall.EROFS)
+	if p := errorPath(err); p != "" {
+		msg += ": " + p
+	}
+	return core.Wrap(err, core.CodeStorageError, msg).
+		WithHint("the filesystem holding the workspace's .fluzodrive is mounted read-only; remount it read-write or work in a writable copy of the repository")
+}
+
+// errorPath is the file path an OS error names, if any.
+func errorPath(err error) string {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &le):
+		return le.New
+	case errors.As(err, &pe):
+		return pe.Path
+	}
+	return ""
 }
 
 // diskFull reports a failure caused by a full filesystem: SQLITE_FULL,

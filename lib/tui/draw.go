@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
 )
 
@@ -84,16 +85,36 @@ func (a *App) modeLabel() string {
 
 func (a *App) drawCompactHeader(l layout) {
 	x := 1 + 5 + 1 // the compact FLUZO is drawn by the identity
-
-	cwd := shortPath(a.info.root, 4)
-	tail := line{span(" "+cwd+" • ", theme.Muted), span("context "+a.info.context, theme.Muted)}
-	fill := l.w - 2 - (x - 1) - lineWidth(tail)
-	if fill > 0 {
+	avail := l.w - 1 - x
+	tail := a.headerTail(avail - headerMinFill)
+	if fill := avail - lineWidth(tail); fill > 0 {
 		a.p.fill(x, 1, fill, []rune(a.p.glyph("╱", "/"))[0], theme.Accent)
 		x += fill
 	}
 	a.p.put(x, 1, l.w-1-x, tail)
 	a.p.put(1, 2, l.w-2, a.stateLine())
+}
+
+// The ╱ fill keeps this many cells so the header still reads as the
+// identity's rule; headerMinCwd is the least of the cwd worth showing
+// beside the context value (TUI-REFERENCE §3.2).
+const (
+	headerMinFill = 3
+	headerMinCwd  = 12
+)
+
+// headerTail is " cwd • context V" fitted into room cells: the cwd is
+// shortened (.../ + last 4 components, then cut with an ellipsis) before
+// the labelled context value is dropped, and that value is kept or
+// dropped whole, never its label alone.
+func (a *App) headerTail(room int) line {
+	cwd := shortPath(a.info.root, 4)
+	ctx := line{span(" • ", theme.Muted), span("context "+a.info.context, theme.Muted)}
+	ell := a.p.glyph(text.Ellipsis, text.ASCIIEllipsis)
+	if w := room - 1 - lineWidth(ctx); w >= headerMinCwd || w >= cellWidth(cwd) {
+		return append(line{span(" "+truncate(cwd, w, ell), theme.Muted)}, ctx...)
+	}
+	return line{span(" "+truncate(cwd, room-1, ell), theme.Muted)}
 }
 
 func (a *App) stateLine() line {
@@ -200,7 +221,11 @@ func (a *App) drawFooter(l layout) {
 		keys = append(keys, [2]string{"ctrl+c", "cancel"})
 	}
 	if a.focus == focusChat {
-		keys = append(keys, [2]string{"tab", "focus editor"}, [2]string{"a/t/d", "answer approval"}, [2]string{"space", "expand"}, [2]string{"c", "copy"})
+		keys = append(keys, [2]string{"tab", "focus editor"})
+		if a.pendingApproval() != nil { // a/t/d mean nothing once no card waits
+			keys = append(keys, [2]string{"a/t/d", "answer approval"})
+		}
+		keys = append(keys, [2]string{"space", "expand"}, [2]string{"c", "copy"})
 	} else {
 		keys = append(keys, [2]string{"tab", "focus chat"}, [2]string{"shift+enter", "newline"})
 	}

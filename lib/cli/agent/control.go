@@ -103,6 +103,9 @@ func sendControl(ctx context.Context, c *cli.Command, cmd map[string]any) error 
 		return err
 	}
 	ans, err := control.Dial(ctx, root, cmd)
+	if err != nil && cmd["cmd"] == "status" {
+		return noOwnerStatus(ctx, root, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,16 @@ test command quoted in the task) or an explicit waiver (--no-verify, or
 verification_not_configured and no model request. A waiver is recorded as a
 verification.waived event, committed with task.created, and carries over to
 resume. pending names the operation a headless run stopped at.
+error is present exactly when status is not completed: a typed error whose
+code is the status, saying why (never absent on a failed run, never present
+on a completed one). usage, like turns, is the task's: a resumed run counts
+the requests of earlier attempts too.
+
+After a crash (the owner was killed mid-task), status, "fluzo-store tasks",
+"fluzo-store show" and "fluzo-observe diag" call the task interrupted, not
+running, and name the command that continues it: fluzo-agent resume TASK.
+The next owner's restart recovery closes the task's records; its human
+output labels those events "recovery of task TASK".
 
 If the tool backend (the fluzo-tool serve child) exits while a call runs,
 that operation is recorded unknown (it may have taken effect; it is never

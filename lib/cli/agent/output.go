@@ -18,6 +18,31 @@ type printer struct {
 	mu   sync.Mutex
 	w    io.Writer
 	json bool
+	// recovering is set while the owner opens: the events it emits then
+	// are restart recovery's, about tasks an earlier owner left
+	// interrupted, and the human lines must say so rather than read as
+	// this run's own.
+	recovering bool
+}
+
+// setRecovering marks the span of the owner's restart recovery.
+func (p *printer) setRecovering(on bool) {
+	p.mu.Lock()
+	p.recovering = on
+	p.mu.Unlock()
+}
+
+// recovered tells people which earlier tasks restart recovery closed and
+// how to continue them; --json streams carry the recovery record instead.
+func (p *printer) recovered(tasks []string) {
+	if p.json {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range tasks {
+		fmt.Fprintf(p.w, "recovered task %s: it was interrupted when its owner stopped; '%s' continues it\n", termsafe.Line(t), core.ResumeCommand(termsafe.Line(t)))
+	}
 }
 
 func (p *printer) emit(v any) {
@@ -31,7 +56,11 @@ func (p *printer) emit(v any) {
 		return
 	}
 	if ev, ok := v.(core.Event); ok {
-		fmt.Fprintf(p.w, "%4d %-22s %s\n", ev.Seq, termsafe.Line(ev.Type), eventDetail(ev))
+		label := ""
+		if p.recovering {
+			label = "recovery of task " + termsafe.Line(ev.Task) + ": "
+		}
+		fmt.Fprintf(p.w, "%4d %s%-22s %s\n", ev.Seq, label, termsafe.Line(ev.Type), eventDetail(ev))
 	}
 }
 

@@ -58,7 +58,9 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 // openOwner opens the workspace as its owner, reports what recovery
 // changed, and serves the control socket.
 func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, error) {
+	p.setRecovering(true)
 	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit, Telemetry: "headless"})
+	p.setRecovering(false)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +70,7 @@ func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, 
 			Type string `json:"type"`
 			store.RecoveryReport
 		}{1, "recovery", owner.Recovery})
+		p.recovered(owner.Recovery.Tasks)
 	}
 	if err := owner.ServeControl(); err != nil {
 		owner.Close()

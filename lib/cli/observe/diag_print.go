@@ -9,7 +9,14 @@ import (
 )
 
 func printDiag(w io.Writer, d *observe.Diagnosis) {
-	fmt.Fprintf(w, "task %s  session %s  state %s%s\n", d.Task.ID, d.Task.SessionID, d.Task.State, reasonSuffix(d.Task.Reason))
+	state := string(d.Task.State)
+	if d.Interrupted {
+		state = "interrupted"
+	}
+	fmt.Fprintf(w, "task %s  session %s  state %s%s\n", d.Task.ID, d.Task.SessionID, state, reasonSuffix(d.Task.Reason))
+	if d.Interrupted {
+		fmt.Fprintf(w, "interrupted: the owner stopped while the task ran; continue it with '%s'\n", d.Resume)
+	}
 	fmt.Fprintf(w, "request: %s\n", d.Task.Request)
 	fmt.Fprintf(w, "traces: %s\n", dash(strings.Join(d.Traces, " ")))
 	fmt.Fprintf(w, "attempts: %d\n", len(d.Attempts))

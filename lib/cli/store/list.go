@@ -127,11 +127,22 @@ func runTasks(ctx context.Context, c *cli.Command) error {
 		}
 		return out.flush()
 	}
+	active := ownerActive(s)
 	t := newTable(w, "TASK", "SESSION", "STATE", "REASON", "UPDATED", "REQUEST")
+	var interrupted []string
 	for _, tk := range tasks {
-		t.row(tk.ID, tk.SessionID, string(tk.State), orDash(tk.Reason), tk.UpdatedAt.Format(time.DateTime), short(tk.Request, 60))
+		t.row(tk.ID, tk.SessionID, tk.ShownState(active), orDash(tk.Reason), tk.UpdatedAt.Format(time.DateTime), short(tk.Request, 60))
+		if tk.Interrupted(active) {
+			interrupted = append(interrupted, tk.ID)
+		}
 	}
-	return t.flush()
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, id := range interrupted {
+		fmt.Fprintf(w, "task %s was interrupted; continue it with '%s'\n", id, core.ResumeCommand(id))
+	}
+	return nil
 }
 
 func showCommand() *cli.Command {
@@ -151,6 +162,17 @@ type taskView struct {
 	ops      map[string][]core.Operation
 	reqs     map[string][]core.ProviderRequest
 	detail   store.FailureDetail
+	// ownerActive says whether an owner holds the workspace now: a
+	// "running" task without one was interrupted.
+	ownerActive bool
+}
+
+// ownerActive probes the workspace-owner lock. When the probe itself
+// fails the answer is unknown, and an unknown owner is taken as present
+// so a running task is never called interrupted on a guess.
+func ownerActive(s *store.Store) bool {
+	active, err := store.OwnerActive(s.Workspace())
+	return active || err != nil
 }
 
 func runShow(ctx context.Context, c *cli.Command) error {
@@ -183,6 +205,7 @@ func runShow(ctx context.Context, c *cli.Command) error {
 	if v.detail, err = s.TaskFailureDetail(ctx, v.task.ID); err != nil {
 		return err
 	}
+	v.ownerActive = ownerActive(s)
 	return showText(c, v)
 }
 
@@ -204,9 +227,13 @@ func showJSON(c *cli.Command, v taskView) error {
 func showText(c *cli.Command, v taskView) error {
 	w := c.Root().Writer
 	t := v.task
-	fmt.Fprintf(w, "task     %s\nsession  %s\nstate    %s\n", t.ID, t.SessionID, t.State)
+	active := v.ownerActive
+	fmt.Fprintf(w, "task     %s\nsession  %s\nstate    %s\n", t.ID, t.SessionID, t.ShownState(active))
 	if t.Reason != "" {
 		fmt.Fprintf(w, "reason   %s\n", termsafe.Line(t.Reason))
+	}
+	if t.Interrupted(active) {
+		fmt.Fprintf(w, "resume   %s\n", core.ResumeCommand(t.ID))
 	}
 	fmt.Fprintf(w, "created  %s\nupdated  %s\nrequest  %s\n", t.CreatedAt.Format(time.RFC3339), t.UpdatedAt.Format(time.RFC3339), termsafe.Line(t.Request))
 	if t.Verify != "" {

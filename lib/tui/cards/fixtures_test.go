@@ -70,7 +70,7 @@ var fixtures = []struct {
 		Result: okResult(map[string]any{"argv": []string{"cargo", "test", "--quiet"}, "cwd": "crate", "exit_code": 0, "duration_ms": 1234, "stdout": "running 4 tests\n....\ntest result: ok. 4 passed; 0 failed\n", "stderr": "   Compiling demo v0.1.0\n    Finished test\n"})}},
 	{"exec-failed", Op{Tool: "exec", State: "succeeded", Args: js(map[string]any{"argv": []string{"cargo", "test"}}),
 		Result:  okResult(map[string]any{"argv": []string{"cargo", "test"}, "cwd": ".", "exit_code": 101, "duration_ms": 65500, "stdout": lines(14, "test case_%d ... ok") + "test regression ... FAILED\n", "stderr": "error: test failed, to rerun pass `--lib`\n"}),
-		Command: &CommandEvidence{Command: "cargo test", ExitCode: 101, Failure: "cargo test: regression FAILED"}}},
+		Command: &CommandEvidence{Command: "cargo test", ExitCode: exitCode(101), Failure: "cargo test: regression FAILED"}}},
 	{"exec-truncated", Op{Tool: "exec", State: "succeeded", Args: js(map[string]any{"argv": []string{"seq", "1", "100000"}}),
 		Result: okResult(map[string]any{"argv": []string{"seq", "1", "100000"}, "exit_code": 0, "duration_ms": 80, "stdout": lines(70, "%d") + "\n[fluzo: 573000 bytes omitted; output truncated to the first and last 32768 bytes]\n" + lines(70, "99%03d"), "stdout_bytes": 588895, "stdout_truncated": true, "timeout_seconds": 30, "timeout_capped": true})}},
 	{"exec-timeout", Op{Tool: "exec", State: "succeeded", Args: js(map[string]any{"argv": []string{"sleep", "600"}, "env": map[string]string{"RUST_LOG": "debug", "A_TOKEN": "secret-value"}}),
@@ -78,7 +78,9 @@ var fixtures = []struct {
 	{"exec-denied", Op{Tool: "exec", State: "denied", Rule: "deny:exec:rm", Reason: "removing files outside the workspace is denied", Args: js(map[string]any{"argv": []string{"rm", "-rf", "/tmp/x y"}})}},
 	{"exec-unknown", Op{Tool: "exec", State: "unknown", Args: js(map[string]any{"argv": []string{"cargo", "build"}})}},
 	{"exec-evidence", Op{Tool: "exec", State: "succeeded", Args: js(map[string]any{"argv": []string{"cargo", "test"}}),
-		Command: &CommandEvidence{Command: "cargo test", ExitCode: 101, Failure: "regression FAILED", OutputTail: "test regression ... FAILED\nfailures:\n    regression\n"}}},
+		Command: &CommandEvidence{Command: "cargo test", ExitCode: exitCode(101), Failure: "regression FAILED", OutputTail: "test regression ... FAILED\nfailures:\n    regression\n"}}},
+	{"exec-evidence-cancelled", Op{Tool: "exec", State: "failed", Args: js(map[string]any{"argv": []string{"cargo", "test"}}),
+		Command: &CommandEvidence{Command: "cargo test", Cancelled: true, Signal: "SIGTERM", OutputTail: "running 4 tests\n"}}},
 	{"shell-script", Op{Tool: "shell", State: "succeeded", Args: js(map[string]any{"script": "cd crate &&\n  cargo test 2>&1 | tail -n 3"}),
 		Result: okResult(map[string]any{"argv": []string{"/bin/sh", "-c", "…"}, "exit_code": 0, "duration_ms": 900, "stdout": "test result: ok. 4 passed\r\n"})}},
 	{"git-status", Op{Tool: "git_status", State: "succeeded", Args: js(map[string]any{}),
@@ -96,3 +98,5 @@ var fixtures = []struct {
 		Result: okResult(map[string]any{"argv": []string{"cat"}, "exit_code": 0, "duration_ms": 5, "stdout": "safe\rEVIL\n\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\\n\x1b[1A\x1b[2K✓ approved\n\ufffd bad utf-8 (JSON carries none raw)\n\u2066isolate\u2069 and \u200fmark\n"})}},
 	{"hostile-path", Op{Tool: "edit", State: "requested", Waiting: true, Args: js(map[string]any{"path": "src/\u202egpj.rs\x1b[0m", "old_string": "x\x1b[8m", "new_string": "y\u202e"})}},
 }
+
+func exitCode(n int) *int { return &n }

@@ -78,12 +78,14 @@ func titleRow(c card, o Options, g glyphs) text.Line {
 	return text.TruncateLine(l, o.Width, g.ellipsis)
 }
 
-// bodyRows hard-wraps each body line to width: output and file content
-// keep their whitespace, and the row count is what collapsing counts.
+// bodyRows wraps each body line that is longer than width, after its last
+// space where it has one, so words stay whole: output and file content
+// keep every character and space, and the row count is what collapsing
+// counts.
 func bodyRows(body []text.Line, width int) []text.Line {
 	var rows []text.Line
 	for _, l := range body {
-		rows = append(rows, text.HardWrap(l, width)...)
+		rows = append(rows, text.WrapOutput(l, width)...)
 	}
 	return rows
 }

@@ -44,9 +44,13 @@ type Op struct {
 }
 
 // CommandEvidence is a command.result event's data.
+// A cancelled or signal-killed command has no exit code (null), never a
+// made-up 0 or -1.
 type CommandEvidence struct {
 	Command    string `json:"command"`
-	ExitCode   int    `json:"exit_code"`
+	ExitCode   *int   `json:"exit_code"`
+	Cancelled  bool   `json:"cancelled"`
+	Signal     string `json:"signal"`
 	Failure    string `json:"failure"`
 	OutputTail string `json:"output_tail"`
 }

@@ -115,12 +115,9 @@ func endText(r processResult) (string, bool) {
 // evidenceOutcome uses the runtime's command.result when the full result
 // is not at hand: the exit code and the tail of the output.
 func evidenceOutcome(c *card, e CommandEvidence) {
-	end := "exit " + strconv.Itoa(e.ExitCode)
-	if e.ExitCode < 0 {
-		end = "no exit code"
-	}
+	end, failed := endText(processResult{ExitCode: e.ExitCode, Cancelled: e.Cancelled, Signal: e.Signal})
 	c.meta = append(c.meta, end)
-	if e.ExitCode != 0 {
+	if failed {
 		c.status, c.label = stFailed, ""
 		c.notices = append(c.notices, errorRow(end))
 	}

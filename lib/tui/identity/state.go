@@ -152,10 +152,13 @@ func named16(st State) (colour, bool) {
 
 // applyTint recolours one identity colour for the state, last of all
 // passes. Shadows keep their relief: ×0.32 of the tint, DarkGray without
-// RGB.
-func applyTint(c colour, st State, p, s float64, moving bool) colour {
+// RGB. named is the reference's non-RGB rule for the tints; the 256
+// palette takes it too (all but Running), because its cube is too coarse
+// for a scaled tint: the pulsing amber fits dusty rose and the ×0.32
+// shadow fits the surface's own grey.
+func applyTint(c colour, st State, p, s float64, moving, named bool) colour {
 	shadowCell := c.isShadow()
-	if !c.isRGB() {
+	if !c.isRGB() || (named && st != Running) {
 		if shadowCell {
 			return namedColour(theme.ANSIDarkGray)
 		}

@@ -49,7 +49,8 @@ func columnColours(col int, th *theme.Theme, f Frame) (inkC, shadowC colour) {
 		inkC, shadowC = refire(inkC, fire), refire(shadowC, fire)
 	}
 	s := seconds(f.Age)
-	return applyTint(inkC, f.State, p, s, f.Moving), applyTint(shadowC, f.State, p, s, f.Moving)
+	named := th.Caps().Depth < theme.TrueColor
+	return applyTint(inkC, f.State, p, s, f.Moving, named), applyTint(shadowC, f.State, p, s, f.Moving, named)
 }
 
 // Wordmark draws the FLUZO wordmark into the 30×3 cells at (x,y). Every
