@@ -168,3 +168,31 @@ func simWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Fatalf("the simulator did not receive %d requests within a minute", n)
 }
+
+func init() { register("sim-wait-step", simWaitStep) }
+
+// sim-wait-step ID waits (up to a minute) until the simulator has matched a
+// request to step ID. sim-wait-requests counts requests as they arrive,
+// before their body is read, so a process killed right after the count
+// may never have had its request matched: the step is then still pending
+// when the next process asks.
+func simWaitStep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sim-wait-step ID")
+	}
+	agentSimMu.Lock()
+	srv := simServers[ts]
+	agentSimMu.Unlock()
+	if srv == nil {
+		ts.Fatalf("sim-wait-step: no simulator running")
+	}
+	for i := 0; i < 6000; i++ {
+		for _, st := range srv.Verify().Steps {
+			if st.ID == args[0] && st.Observed > 0 {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.Fatalf("the simulator did not match a request to step %s within a minute", args[0])
+}
