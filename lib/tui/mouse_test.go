@@ -7,7 +7,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-func press(x, y int) *tcell.EventMouse { return tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone) }
+func press(x, y int) *tcell.EventMouse {
+	return tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone)
+}
 
 func release(x, y int) *tcell.EventMouse {
 	return tcell.NewEventMouse(x, y, tcell.ButtonNone, tcell.ModNone)
