@@ -41,6 +41,8 @@ func (a *run) finish(ctx context.Context, err error) Result {
 			if a.denied {
 				status, reason = core.CodePermissionDenied, "denied_required_work"
 			}
+		} else if lostErr := a.lostBackendBlocksCompletion(); lostErr != nil {
+			status, reason, res.Error = core.CodeFailed, ReasonToolBackendLost, core.AsError(lostErr)
 		}
 	} else if reason == ReasonVerificationNotConfigured {
 		res.Verification = DecideVerification("", false, nil, a.editSeq, "")
@@ -60,6 +62,9 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	res.Status, res.Reason = string(status), reason
 	res.Turns, res.ToolCalls, res.Summary, res.Loops, res.Usage, res.Pending = a.steps.Turns(), a.toolCalls, a.summary, a.found, a.tokens, a.pending
 	res.Summary = honestSummary(res.Summary, res.Verification, a.verifyRuns)
+	if reason == ReasonToolBackendLost && res.Summary != "" {
+		res.Summary = "Not completed: the tool backend was lost during this attempt, so a call's effect is unknown. The model's last message: " + res.Summary
+	}
 	task, attempt := outcomeStates(status)
 	if jerr := a.Journal.Finish(fctx, a.refs, task, attempt, reason); jerr != nil && res.Error == nil {
 		res.Status, res.Error = string(core.CodeStorageError), core.AsError(jerr)
