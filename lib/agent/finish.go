@@ -27,6 +27,12 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	case err != nil:
 		status, reason, res.Error = core.CodeOf(err), "error", core.AsError(err)
 	}
+	if ctx.Err() != nil && status == core.CodeFailed && reason != ReasonToolBackendLost {
+		// A failure the cancellation itself caused (git inspection or a
+		// call cut short) is the cancellation: the user asked to stop,
+		// and "failed" would blame the workspace.
+		status, reason, res.Error = core.CodeCancelled, "cancelled", cancelledError(res.Error)
+	}
 	// Finishing work (verification, diff, records) must happen even when
 	// the run was cancelled.
 	fctx := context.WithoutCancel(ctx)
@@ -171,4 +177,12 @@ func honestSummary(summary string, v Verdict, failedRuns int) string {
 		what += fmt.Sprintf(" (%d failed runs)", failedRuns)
 	}
 	return what + ". The model's last message: " + summary
+}
+
+// cancelledError keeps what the cancellation interrupted as the detail.
+func cancelledError(cut *core.Error) *core.Error {
+	if cut == nil {
+		return core.Errorf(core.CodeCancelled, "the task was cancelled")
+	}
+	return core.Errorf(core.CodeCancelled, "the task was cancelled while it ran (%s)", cut.Message)
 }

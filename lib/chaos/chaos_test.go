@@ -181,10 +181,15 @@ func runOne(t *testing.T, seed int, target string) runResult {
 // own control) completes with every file in its after state, so the
 // kill runs exercise a workload that really execs, writes and edits.
 func checkCompleted(ws, out string, bad func(string, ...any)) {
+	checkCompletedWith(ws, bigContent, out, bad)
+}
+
+// checkCompletedWith is checkCompleted for a workload that writes big.
+func checkCompletedWith(ws, big, out string, bad func(string, ...any)) {
 	if !strings.Contains(out, `"type":"result","status":"completed"`) {
 		bad("the unkilled run did not complete: %.400s", out[max(0, len(out)-400):])
 	}
-	for name, want := range map[string]string{"notes.txt": notesAfter, "big.txt": bigContent, "exec.log": execLine} {
+	for name, want := range map[string]string{"notes.txt": notesAfter, "big.txt": big, "exec.log": execLine} {
 		if b, _ := os.ReadFile(filepath.Join(ws, name)); string(b) != want {
 			bad("the unkilled run left %s at %d bytes, not its after version", name, len(b))
 		}
