@@ -30,7 +30,11 @@ func scenario() ([]byte, error) { return scenarioWith(bigContent) }
 // scenarioWith is the workload whose write call writes content.
 func scenarioWith(content string) ([]byte, error) {
 	call := func(id, name string, args map[string]any) map[string]any {
-		return map[string]any{"tool_calls": []any{map[string]any{"id": id, "name": name, "arguments": args}}}
+		// 4 KiB argument pieces: the simulator's default of 8 bytes makes
+		// the write call ~40,000 stream chunks, which on a starved CPU
+		// (seen at load 28 on 2 cores) took the agent 112 s to read and
+		// ran the attempt past the harness's 2-minute deadline.
+		return map[string]any{"tool_calls": []any{map[string]any{"id": id, "name": name, "arguments": args}}, "fragment": map[string]any{"size": 4096}}
 	}
 	steps := []any{
 		map[string]any{"id": "exec", "match": map[string]any{"messages": 2},
