@@ -44,6 +44,57 @@ function __fluzo_tui_ids
   end
   fluzo-store $ws $argv[1] --ids 2>/dev/null
 end
+function __fluzo_tui_setting
+  set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+  switch $tok
+    case 'agent.runtime=*'
+      printf '%s\n' 'agent.runtime=native'
+    case 'decision.enabled=*'
+      printf '%s\n' 'decision.enabled=true' 'decision.enabled=false'
+    case 'decision.mode=*'
+      printf '%s\n' 'decision.mode=shadow'
+    case 'policy.credentials=*'
+      printf '%s\n' 'policy.credentials=deny'
+    case 'policy.destructive_commands=*'
+      printf '%s\n' 'policy.destructive_commands=ask' 'policy.destructive_commands=deny'
+    case 'policy.filesystem=*'
+      printf '%s\n' 'policy.filesystem=workspace'
+    case 'policy.git_commit=*'
+      printf '%s\n' 'policy.git_commit=allow' 'policy.git_commit=ask' 'policy.git_commit=deny'
+    case 'policy.git_push=*'
+      printf '%s\n' 'policy.git_push=allow' 'policy.git_push=ask' 'policy.git_push=deny'
+    case 'policy.shell=*'
+      printf '%s\n' 'policy.shell=allow' 'policy.shell=ask' 'policy.shell=deny'
+    case 'policy.tool_network=*'
+      printf '%s\n' 'policy.tool_network=allow' 'policy.tool_network=ask' 'policy.tool_network=deny'
+    case 'storage.auto_expire=*'
+      printf '%s\n' 'storage.auto_expire=true' 'storage.auto_expire=false'
+    case 'telemetry.archive_enabled=*'
+      printf '%s\n' 'telemetry.archive_enabled=true' 'telemetry.archive_enabled=false'
+    case 'telemetry.capture_content=*'
+      printf '%s\n' 'telemetry.capture_content=true' 'telemetry.capture_content=false'
+    case 'telemetry.export_enabled=*'
+      printf '%s\n' 'telemetry.export_enabled=true' 'telemetry.export_enabled=false'
+    case 'telemetry.otlp_protocol=*'
+      printf '%s\n' 'telemetry.otlp_protocol=http/protobuf'
+    case 'tools.shell.stdin=*'
+      printf '%s\n' 'tools.shell.stdin=closed'
+    case 'tui.dev_menu=*'
+      printf '%s\n' 'tui.dev_menu=true' 'tui.dev_menu=false'
+    case 'tui.flags.render_diagnostics=*'
+      printf '%s\n' 'tui.flags.render_diagnostics=true' 'tui.flags.render_diagnostics=false'
+    case 'tui.notifications.desktop_enabled=*'
+      printf '%s\n' 'tui.notifications.desktop_enabled=true' 'tui.notifications.desktop_enabled=false'
+    case 'tui.reduced_motion=*'
+      printf '%s\n' 'tui.reduced_motion=true' 'tui.reduced_motion=false'
+    case 'tui.theme=*'
+      printf '%s\n' 'tui.theme=default' 'tui.theme=high_contrast'
+    case '*=*'
+      return
+    case '*'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+  end
+end
 complete -c fluzo-tui -f
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l workspace -x -a '(__fish_complete_directories)' -d 'the workspace DIR (default: the current directory)'
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l config -r -F -d 'read settings from FILE instead of DIR/.fluzo'
@@ -57,4 +108,4 @@ complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l dev-menu -d 'enabl
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l no-dev-menu -d 'disable the developer menu (the default)'
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l draft -r -d 'pre-fill the composer with TEXT'
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l submit -d 'submit the --draft at once'
-complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verification_attempts= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting for the agent, KEY=VALUE (repeatable)'
+complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l set -x -a '(__fluzo_tui_setting)' -d 'override a setting for the agent, KEY=VALUE (repeatable)'
