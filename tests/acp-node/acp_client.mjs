@@ -1,0 +1,168 @@
+// The ACP test client: drives `fluzo-agent acp` with the official
+// TypeScript SDK, as an editor would, and checks what it is sent.
+//
+//   node acp_client.mjs fix    WORKSPACE SESSION_OUT   prompt, allow once, verified fix
+//   node acp_client.mjs load   WORKSPACE SESSION_IN    replay a finished session
+//   node acp_client.mjs cancel WORKSPACE               cancel while a command runs
+//   node acp_client.mjs reject WORKSPACE               reject the ask: permission_denied
+//
+// It prints one summary line per check and exits 1 at the first failure.
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+
+const [scenario, workspace, file] = process.argv.slice(2);
+const request =
+  "The regression test counts_words_across_lines_and_tabs fails. Reproduce it with cargo test, " +
+  "fix the implementation without weakening or changing the tests, and report the change and the verification.";
+
+function fail(msg, detail) {
+  console.log(`FAIL ${scenario}: ${msg}`);
+  if (detail !== undefined) console.log(JSON.stringify(detail, null, 1).slice(0, 4000));
+  process.exit(1);
+}
+function check(cond, msg, detail) {
+  if (!cond) fail(msg, detail);
+  console.log(`ok ${msg}`);
+}
+
+const agent = spawn("fluzo-agent", ["acp", "--workspace", workspace], { stdio: ["pipe", "pipe", "inherit"] });
+agent.on("error", (e) => fail(`cannot start fluzo-agent acp: ${e.message}`));
+const stream = acp.ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout));
+
+const updates = [];
+const asks = [];
+let onUpdate = () => {};
+let answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } });
+
+const client = acp
+  .client({ name: "fluzo-acp-test" })
+  .onNotification(acp.methods.client.session.update, (cx) => {
+    updates.push(cx.params.update);
+    onUpdate(cx.params.update);
+  })
+  .onRequest(acp.methods.client.session.requestPermission, async (cx) => {
+    asks.push(cx.params);
+    return answerAsk(cx.params);
+  });
+
+const kinds = (type) => updates.filter((u) => u.sessionUpdate === type);
+const text = (type) => kinds(type).map((u) => u.content?.text ?? "").join("");
+
+async function start(cx) {
+  const init = await cx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    clientInfo: { name: "fluzo-acp-test", version: "1" },
+  });
+  check(init.protocolVersion === 1, "initialize negotiates protocol version 1", init);
+  check(init.agentCapabilities?.loadSession === true, "initialize advertises loadSession", init);
+  return init;
+}
+
+async function newSession(cx) {
+  const s = await cx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+  check(typeof s.sessionId === "string" && s.sessionId.startsWith("ses_"), "session/new answers a Fluzo session id", s);
+  check(s.modes?.currentModeId === "normal" && s.modes.availableModes.some((m) => m.id === "yolo"), "modes are normal and yolo", s.modes);
+  return s.sessionId;
+}
+
+async function prompt(cx, sessionId, words) {
+  return cx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: words }] });
+}
+
+const scenarios = {
+  async fix(cx) {
+    await start(cx);
+    let outside;
+    try {
+      await cx.request(acp.methods.agent.session.new, { cwd: "/", mcpServers: [] });
+    } catch (e) {
+      outside = e;
+    }
+    check(outside?.code === -32602 && /outside the workspace/.test(outside.message), "session/new refuses a cwd outside the workspace", outside);
+    const sessionId = await newSession(cx);
+    const res = await prompt(cx, sessionId, request);
+    check(res.stopReason === "end_turn", "the prompt ends with end_turn", res);
+    check(res._meta?.fluzo?.status === "completed" && res._meta.fluzo.verification === "passed", "_meta.fluzo says completed, verification passed", res._meta);
+    check(asks.length >= 1 && asks[0].options.some((o) => o.optionId === "allow_once" && o.kind === "allow_once"), "a permission request offered allow once", asks);
+    check(asks[0].toolCall.kind === "execute" && /cargo test/.test(asks[0].toolCall.title), "the ask names the command", asks[0].toolCall);
+    check(text("agent_message_chunk").includes("First I will reproduce the failure."), "assistant text arrives as agent_message_chunk");
+    const calls = kinds("tool_call");
+    check(calls.some((c) => c.kind === "execute") && calls.some((c) => c.kind === "read") && calls.some((c) => c.kind === "edit"), "tool calls carry their kinds", calls);
+    const edit = calls.find((c) => c.kind === "edit");
+    check(edit.locations?.[0]?.path === `${workspace}/src/lib.rs`, "the edit's location is the absolute file path", edit);
+    const diff = (edit.content ?? []).find((c) => c.type === "diff");
+    check(diff && /split_whitespace/.test(diff.newText) && /split\(' '\)/.test(diff.oldText), "the edit carries its diff", edit);
+    const done = kinds("tool_call_update").filter((u) => u.status === "completed");
+    check(done.some((u) => u.toolCallId === edit.toolCallId), "the edit's tool_call_update says completed", done);
+    check(kinds("tool_call_update").some((u) => u.status === "in_progress"), "a tool_call_update says in_progress");
+    check(kinds("plan").length >= 1, "the task's plan is sent");
+    check(/ended completed; verification passed \(`cargo test`\)/.test(text("agent_message_chunk")), "the final message states verification passed", text("agent_message_chunk").slice(-300));
+    writeFileSync(file, sessionId);
+  },
+
+  async load(cx) {
+    await start(cx);
+    const sessionId = readFileSync(file, "utf8").trim();
+    const res = await cx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    check(res.modes?.currentModeId === "normal", "session/load answers the modes, YOLO not restored", res);
+    check(text("user_message_chunk").includes("counts_words_across_lines_and_tabs"), "the replay shows the request as the user's message");
+    check(text("agent_message_chunk").includes("First I will reproduce the failure."), "the replay shows the assistant's messages");
+    check(kinds("tool_call").some((c) => c.kind === "edit" && (c.content ?? []).some((x) => x.type === "diff")), "the replay shows the edit with its diff");
+    check(/ended completed; verification passed/.test(text("agent_message_chunk")), "the replay ends with the verification outcome");
+    check(asks.length === 0, "the replay asks nothing");
+    let missing;
+    try {
+      await cx.request(acp.methods.agent.session.load, { sessionId: "ses_NOSUCH", cwd: workspace, mcpServers: [] });
+    } catch (e) {
+      missing = e;
+    }
+    check(missing?.code === -32002, "loading an unknown session is resource not found", missing);
+  },
+
+  async cancel(cx) {
+    await start(cx);
+    const sessionId = await newSession(cx);
+    let asked;
+    onUpdate = (u) => {
+      // The command was allowed and runs: cancel now.
+      if (u.sessionUpdate === "tool_call_update" && u.status === "in_progress" && u.toolCallId === asked) {
+        cx.notify(acp.methods.agent.session.cancel, { sessionId });
+      }
+    };
+    answerAsk = async (p) => {
+      asked = p.toolCall.toolCallId;
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    };
+    const res = await prompt(cx, sessionId, "wait for a minute");
+    check(asks.length === 1, "the long command asked once", asks);
+    check(res.stopReason === "cancelled", "the prompt ends with cancelled", res);
+    check(res._meta?.fluzo?.status === "cancelled", "_meta.fluzo says cancelled", res._meta);
+    check(/ended cancelled/.test(text("agent_message_chunk")), "the final message says cancelled");
+  },
+
+  async reject(cx) {
+    await start(cx);
+    const sessionId = await newSession(cx);
+    answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "reject" } });
+    const res = await prompt(cx, sessionId, request);
+    check(asks.length >= 1, "the command asked", asks);
+    check(res.stopReason === "refusal", "the prompt ends with refusal", res);
+    check(res._meta?.fluzo?.status === "permission_denied", "_meta.fluzo says permission_denied", res._meta);
+    check(/ended permission_denied/.test(text("agent_message_chunk")), "the final message says permission_denied");
+    check(kinds("tool_call_update").some((u) => u.status === "failed"), "the rejected call is shown failed");
+  },
+};
+
+if (!scenarios[scenario]) fail(`unknown scenario ${scenario}; use ${Object.keys(scenarios).join(", ")}`);
+try {
+  await client.connectWith(stream, scenarios[scenario]);
+} catch (e) {
+  fail(`the ACP exchange failed: ${e?.message ?? e}`, e);
+}
+agent.stdin.end();
+const code = await new Promise((resolve) => agent.on("exit", (c) => resolve(c)));
+check(code === 0, "fluzo-agent acp exits 0 when the editor closes its end", code);
+console.log(`PASS ${scenario}`);
