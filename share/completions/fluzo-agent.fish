@@ -25,6 +25,9 @@ function __fluzo_agent_path
       case '@/serve'
         set p '@/serve'
         set n 0
+      case '@/acp'
+        set p '@/acp'
+        set n 0
       case '@/debug'
         set p '@/debug'
         set n 0
@@ -72,6 +75,7 @@ complete -c fluzo-agent -f
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
@@ -98,6 +102,9 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'; and test (
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verification_attempts= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l set -x -a 'schema_version= project.name= agent.runtime= agent.model= decision.enabled= decision.mode= decision.model= decision.timeout_seconds= decision.max_observations_per_task= decision.failure_pause_threshold= harness.max_turns= harness.max_active_seconds= harness.shell_timeout_seconds= harness.provider_retries= harness.max_tool_calls= harness.max_total_tokens= harness.verification_attempts= harness.verify_command= tools.shell.stdin= tools.shell.termination_grace_seconds= tools.shell.inherit_env= tools.shell.env= policy.shell= policy.tool_network= policy.git_commit= policy.git_push= policy.destructive_commands= policy.filesystem= policy.credentials= policy.grants= context.compaction_threshold= context.compaction_max_output_tokens= context.overhead_tokens= context.tool_context_max_bytes= context.tool_capture_max_bytes= storage.auto_expire= storage.session_max_bytes= storage.diagnostic_max_bytes= storage.min_free_bytes= telemetry.export_enabled= telemetry.otlp_protocol= telemetry.otlp_endpoint= telemetry.capture_content= telemetry.archive_enabled= telemetry.archive_file_max_bytes= tui.theme= tui.animation_fps= tui.reduced_motion= tui.dev_menu= tui.notifications.desktop_enabled= tui.notifications.duration_seconds= tui.notifications.max_visible= tui.flags.render_diagnostics=' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l show-content -d 'include each section\'s text'
