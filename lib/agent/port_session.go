@@ -47,6 +47,9 @@ func (p *Port) session(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tasks == nil {
+		tasks = []core.Task{} // an empty session answers [], not null
+	}
 	return map[string]any{"session": s, "tasks": tasks}, nil
 }
 
