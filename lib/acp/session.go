@@ -135,10 +135,12 @@ func (a *Agent) setMode(ctx context.Context, raw json.RawMessage) (any, *sdk.Req
 	}
 	a.mu.Lock()
 	s.mode = mode
-	running := s.running != nil
+	other := a.otherRunning(s)
 	a.mu.Unlock()
-	if running {
-		// The running task switches now, as it does in the TUI.
+	// The owner switches now, audited as the TUI's switch is (the running
+	// task of this session included); while another session's task runs,
+	// this session's mode applies when its own next prompt starts.
+	if !other {
 		if err := a.applyMode(ctx, s); err != nil {
 			return nil, err
 		}
@@ -173,6 +175,17 @@ func (a *Agent) confirmYolo(ctx context.Context, s *session) *sdk.RequestError {
 		return invalidRequest("YOLO was not turned on: the user kept NORMAL")
 	}
 	return nil
+}
+
+// otherRunning says whether a session other than s runs a prompt; a.mu
+// is held.
+func (a *Agent) otherRunning(s *session) bool {
+	for _, o := range a.sessions {
+		if o != s && o.running != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // applyMode sets the owner's YOLO switch to the session's mode. The

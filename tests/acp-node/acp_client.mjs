@@ -5,6 +5,8 @@
 //   node acp_client.mjs load   WORKSPACE SESSION_IN    replay a finished session
 //   node acp_client.mjs cancel WORKSPACE               cancel while a command runs
 //   node acp_client.mjs reject WORKSPACE               reject the ask: permission_denied
+//   node acp_client.mjs yolo   WORKSPACE               confirm YOLO, then a fix that asks nothing
+//   node acp_client.mjs gone   WORKSPACE               the editor leaves while an ask is open
 //
 // It prints one summary line per check and exits 1 at the first failure.
 import { spawn } from "node:child_process";
@@ -154,6 +156,52 @@ const scenarios = {
     check(/ended permission_denied/.test(text("agent_message_chunk")), "the final message says permission_denied");
     check(kinds("tool_call_update").some((u) => u.status === "failed"), "the rejected call is shown failed");
   },
+};
+
+scenarios.yolo = async (cx) => {
+  await start(cx);
+  const sessionId = await newSession(cx);
+  answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "keep_normal" } });
+  let declined;
+  try {
+    await cx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" });
+  } catch (e) {
+    declined = e;
+  }
+  check(declined && /YOLO was not turned on/.test(declined.message), "declining the confirmation keeps NORMAL", declined);
+  check(asks.length === 1 && /Turn YOLO on for this session\?/.test(asks[0].toolCall.title), "turning YOLO on asks for confirmation first", asks);
+  answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "yolo_on" } });
+  await cx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" });
+  check(kinds("current_mode_update").some((u) => u.currentModeId === "yolo"), "the mode change is announced");
+  const before = asks.length;
+  const res = await prompt(cx, sessionId, request);
+  check(res.stopReason === "end_turn" && res._meta?.fluzo?.verification === "passed", "the YOLO prompt completes verified", res);
+  check(asks.length === before, "YOLO asked nothing during the task", asks.slice(before));
+  let bad;
+  try {
+    await cx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "reckless" });
+  } catch (e) {
+    bad = e;
+  }
+  check(bad?.code === -32602 && /not a mode of this agent/.test(bad.message), "an unknown mode is invalid params", bad);
+  await cx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "normal" });
+  check(kinds("current_mode_update").at(-1)?.currentModeId === "normal", "back to NORMAL without a confirmation");
+};
+
+// The editor goes away while a permission request is open: fluzo-agent
+// acp cancels the task, lets the owner record it, and exits.
+scenarios.gone = async (cx) => {
+  await start(cx);
+  const sessionId = await newSession(cx);
+  let shown;
+  const asked = new Promise((resolve) => (shown = resolve));
+  answerAsk = () => {
+    shown();
+    return new Promise(() => {}); // never answered
+  };
+  prompt(cx, sessionId, "wait for a minute").catch(() => {});
+  await asked;
+  check(asks.length === 1, "the ask is open when the editor leaves", asks);
 };
 
 if (!scenarios[scenario]) fail(`unknown scenario ${scenario}; use ${Object.keys(scenarios).join(", ")}`);

@@ -72,6 +72,9 @@ func acpAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	// An editor that goes away closes our stdout too: a write then must
+	// fail (and end the connection), not kill us before serve was told.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return acp.Serve(ctx, acp.Options{
