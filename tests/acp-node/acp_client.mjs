@@ -7,6 +7,7 @@
 //   node acp_client.mjs reject WORKSPACE               reject the ask: permission_denied
 //   node acp_client.mjs yolo   WORKSPACE               confirm YOLO, then a fix that asks nothing
 //   node acp_client.mjs gone   WORKSPACE               the editor leaves while an ask is open
+//   node acp_client.mjs busy   WORKSPACE               another process owns the workspace
 //
 // It prints one summary line per check and exits 1 at the first failure.
 import { spawn } from "node:child_process";
@@ -48,6 +49,15 @@ const client = acp
     asks.push(cx.params);
     return answerAsk(cx.params);
   });
+// The client offers its file system and terminal (see initialize); Fluzo
+// must never use them: its confined tools do the work.
+const editorCalls = [];
+for (const method of [acp.methods.client.fs.readTextFile, acp.methods.client.fs.writeTextFile, acp.methods.client.terminal.create]) {
+  client.onRequest(method, async (cx) => {
+    editorCalls.push(cx.method);
+    throw new Error(`fluzo-agent acp called ${cx.method}`);
+  });
+}
 
 const kinds = (type) => updates.filter((u) => u.sessionUpdate === type);
 const text = (type) => kinds(type).map((u) => u.content?.text ?? "").join("");
@@ -102,6 +112,7 @@ const scenarios = {
     check(kinds("tool_call_update").some((u) => u.status === "in_progress"), "a tool_call_update says in_progress");
     check(kinds("plan").length >= 1, "the task's plan is sent");
     check(/ended completed; verification passed \(`cargo test`\)/.test(text("agent_message_chunk")), "the final message states verification passed", text("agent_message_chunk").slice(-300));
+    check(editorCalls.length === 0, "the editor's file system and terminal were never used", editorCalls);
     writeFileSync(file, sessionId);
   },
 
@@ -202,6 +213,17 @@ scenarios.gone = async (cx) => {
   prompt(cx, sessionId, "wait for a minute").catch(() => {});
   await asked;
   check(asks.length === 1, "the ask is open when the editor leaves", asks);
+};
+
+scenarios.busy = async (cx) => {
+  await start(cx);
+  let busy;
+  try {
+    await cx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+  } catch (e) {
+    busy = e;
+  }
+  check(busy?.data?.code === "workspace_busy" && busy.data.exit_code === 11, "session/new says workspace_busy, as headless does", busy);
 };
 
 if (!scenarios[scenario]) fail(`unknown scenario ${scenario}; use ${Object.keys(scenarios).join(", ")}`);
