@@ -8,6 +8,7 @@
 //   node acp_client.mjs yolo   WORKSPACE               confirm YOLO, then a fix that asks nothing
 //   node acp_client.mjs gone   WORKSPACE               the editor leaves while an ask is open
 //   node acp_client.mjs busy   WORKSPACE               another process owns the workspace
+//   node acp_client.mjs task   WORKSPACE               "allow for this task" answers every later ask
 //
 // It prints one summary line per check and exits 1 at the first failure.
 import { spawn } from "node:child_process";
@@ -213,6 +214,15 @@ scenarios.gone = async (cx) => {
   prompt(cx, sessionId, "wait for a minute").catch(() => {});
   await asked;
   check(asks.length === 1, "the ask is open when the editor leaves", asks);
+};
+
+scenarios.task = async (cx) => {
+  await start(cx);
+  const sessionId = await newSession(cx);
+  answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "allow_task" } });
+  const res = await prompt(cx, sessionId, request);
+  check(res.stopReason === "end_turn" && res._meta?.fluzo?.verification === "passed", "the fix completes verified", res);
+  check(asks.length === 1 && asks[0].options.some((o) => o.optionId === "allow_task" && o.kind === "allow_always"), "one ask, answered for the whole task", asks);
 };
 
 scenarios.busy = async (cx) => {
