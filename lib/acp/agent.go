@@ -31,8 +31,9 @@ type Options struct {
 // Agent is one ACP connection's state: the owner it drives and the
 // sessions the editor opened or loaded.
 type Agent struct {
-	opts Options
-	conn *sdk.Connection
+	opts     Options
+	conn     *sdk.Connection
+	handlers map[string]handler
 
 	mu          sync.Mutex
 	initialized bool
@@ -47,6 +48,7 @@ type Agent struct {
 // serve record the outcome and release the workspace.
 func Serve(ctx context.Context, opts Options) error {
 	a := &Agent{opts: opts, sessions: map[string]*session{}}
+	a.handlers = a.methods()
 	out := &lineWriter{w: opts.Out}
 	pr, pw := io.Pipe()
 	a.conn = sdk.NewConnection(a.handle, out, pr)
@@ -79,7 +81,7 @@ func (a *Agent) shutdown() {
 // handler answers one method; params are still raw.
 type handler func(ctx context.Context, params json.RawMessage) (any, *sdk.RequestError)
 
-func (a *Agent) handlers() map[string]handler {
+func (a *Agent) methods() map[string]handler {
 	return map[string]handler{
 		sdk.AgentMethodInitialize:     a.initialize,
 		sdk.AgentMethodAuthenticate:   a.authenticate,
@@ -94,7 +96,7 @@ func (a *Agent) handlers() map[string]handler {
 // handle dispatches one request or notification. Every method but
 // initialize needs a negotiated connection.
 func (a *Agent) handle(ctx context.Context, method string, params json.RawMessage) (any, *sdk.RequestError) {
-	hs := a.handlers()
+	hs := a.handlers
 	h, ok := hs[method]
 	if !ok {
 		names := make([]string, 0, len(hs))

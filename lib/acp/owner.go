@@ -87,6 +87,9 @@ func (o *owner) call(ctx context.Context, name string, args port.Args) (json.Raw
 	case <-o.c.Done():
 		return nil, o.c.Err()
 	case <-ctx.Done():
+		o.mu.Lock()
+		delete(o.waiters, id)
+		o.mu.Unlock()
 		return nil, core.Wrap(ctx.Err(), core.CodeCancelled, "the request was cancelled before the owner answered "+name)
 	}
 }

@@ -65,6 +65,7 @@ type toolArgs struct {
 	Argv      []string `json:"argv"`
 	Script    string   `json:"script"`
 	Content   *string  `json:"content"`
+	Expect    string   `json:"expect_version"`
 	OldString *string  `json:"old_string"`
 	NewString *string  `json:"new_string"`
 	Message   string   `json:"message"`
@@ -152,7 +153,9 @@ func absUnder(root, p string) string {
 }
 
 // diffOf is an edit's diff: the replaced text and its replacement for
-// edit, the new content for write (the old content is not known here).
+// edit, the content of a file write creates. A write over an existing
+// file has no diff here: its old content is not in the call, and ACP
+// reads a missing old text as "new file".
 func diffOf(root, tool string, raw []byte) []sdk.ToolCallContent {
 	a := parseArgs(raw)
 	if a.Path == "" {
@@ -162,7 +165,7 @@ func diffOf(root, tool string, raw []byte) []sdk.ToolCallContent {
 	switch {
 	case tool == "edit" && a.OldString != nil && a.NewString != nil:
 		return []sdk.ToolCallContent{sdk.ToolDiffContent(p, *a.NewString, *a.OldString)}
-	case tool == "write" && a.Content != nil:
+	case tool == "write" && a.Content != nil && a.Expect == "absent":
 		return []sdk.ToolCallContent{sdk.ToolDiffContent(p, *a.Content)}
 	}
 	return nil

@@ -112,9 +112,9 @@ func (t *translator) plan(task string, verified, verifying bool) []sdk.SessionUp
 	if verified {
 		check = sdk.PlanEntryStatusCompleted
 	}
-	what := "Verify with " + orUnknown(t.verify[task])
-	if t.verify[task] == "" {
-		what = "Verify (the command is the configured or requested one)"
+	what := "Verify with the configured or requested command"
+	if cmd := t.verify[task]; cmd != "" {
+		what = "Verify with " + cmd
 	}
 	return []sdk.SessionUpdate{sdk.UpdatePlan(
 		sdk.PlanEntry{Content: "Make the change the request asks for", Priority: sdk.PlanEntryPriorityHigh, Status: work},
@@ -147,7 +147,9 @@ func (t *translator) opRequested(ev *port.Event) []sdk.SessionUpdate {
 		CallID string `json:"call_id"`
 	}
 	json.Unmarshal(ev.Data, &d)
-	op := t.ops(ev.Task, true)[ev.Operation]
+	// Live, the new operation is not in any earlier answer; a replay's
+	// first answer already holds every operation of the task.
+	op := t.ops(ev.Task, t.live)[ev.Operation]
 	opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(kindOf(d.Tool)), sdk.WithStartStatus(sdk.ToolCallStatusPending)}
 	if len(op.Args) > 0 {
 		opts = append(opts, sdk.WithStartRawInput(json.RawMessage(op.Args)))
