@@ -96,8 +96,16 @@ func (o *owner) call(ctx context.Context, name string, args port.Args) (json.Raw
 
 // listen makes q receive the stream until release; records that arrive
 // while nobody listens (a session.created, a yolo switch) are not needed.
-func (o *owner) listen(q *queue) (release func()) {
+// One prompt listens at a time, as one task runs at a time: a second is
+// workspace_busy, the error start_task would give, before it can touch
+// the running task's stream or its YOLO switch.
+func (o *owner) listen(q *queue) (release func(), err error) {
 	o.mu.Lock()
+	if o.sink != nil {
+		o.mu.Unlock()
+		return nil, core.Errorf(core.CodeWorkspaceBusy, "a task is already running in this workspace (a prompt of another session)").
+			WithHint("wait for its answer, or cancel it")
+	}
 	o.sink = q
 	o.mu.Unlock()
 	select {
@@ -111,7 +119,7 @@ func (o *owner) listen(q *queue) (release func()) {
 			o.sink = nil
 		}
 		o.mu.Unlock()
-	}
+	}, nil
 }
 
 func (o *owner) lost() bool {

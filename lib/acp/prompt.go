@@ -48,12 +48,15 @@ func (a *Agent) prompt(ctx context.Context, raw json.RawMessage) (any, *sdk.Requ
 	if rerr != nil {
 		return nil, rerr
 	}
+	q := newQueue()
+	release, err := own.listen(q)
+	if err != nil {
+		return nil, fluzoError(err)
+	}
+	defer release()
 	if rerr := a.applyMode(ctx, s); rerr != nil {
 		return nil, rerr
 	}
-	q := newQueue()
-	release := own.listen(q)
-	defer release()
 	name, args := port.StartTaskIn(s.id, text)
 	if _, err := own.call(ctx, name, args); err != nil {
 		return nil, fluzoError(err)

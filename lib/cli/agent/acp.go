@@ -32,8 +32,10 @@ status, locations and, for edits, its diff, and the task's contract is
 sent as a plan. Every operation that asks is a session/request_permission
 with three answers: "Allow once" (a once grant), "Allow for this task" (a
 task grant for that operation) or "Reject" (a deny). A request nobody
-answers keeps the task waiting; session/cancel stops it gracefully. The
-prompt's stop reason comes from the result: completed -> end_turn,
+answers keeps the task waiting; session/cancel stops it gracefully. One task
+runs at a time per workspace: a prompt in another session meanwhile is
+refused with workspace_busy, as session/new is while another process owns
+the workspace. The prompt's stop reason comes from the result: completed -> end_turn,
 cancelled -> cancelled, budget_exhausted -> max_turn_requests (max_tokens
 for a token budget), permission_denied or permission_required -> refusal,
 anything else -> end_turn; the final message states the status and the
