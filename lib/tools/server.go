@@ -62,7 +62,10 @@ type Options struct {
 // Server answers tool requests beneath one root. Reads run concurrently;
 // writes, processes and git mutations are serialised.
 type Server struct {
-	opts    Options
+	opts Options
+	// owner is the parent process at start: when it is gone at shutdown,
+	// so is the workspace lock it held, and nothing may keep running.
+	owner   int
 	root    *confine.Root
 	lock    sync.RWMutex
 	mu      sync.Mutex
@@ -99,12 +102,15 @@ func NewServer(opts Options) (*Server, error) {
 		if err := proc.EnableSubreaper(); err != nil {
 			opts.Subreaper = false
 		}
+		// Best effort: without the mark an owner cannot tell this tree's
+		// orphans from its own children, and leaves them (recorded).
+		proc.MarkToolTree()
 	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
+	return &Server{opts: opts, owner: os.Getppid(), root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
 // Close releases the root handle.
@@ -308,12 +314,19 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
+	defer s.endStrays()
+	grace := s.opts.Grace
+	if os.Getppid() != s.owner {
+		// The owner died (its end of stdin closed with it) and released
+		// the workspace lock: no grace for anything still running.
+		grace = 0
+	}
 	finished := make(chan struct{})
 	go func() { s.wg.Wait(); close(finished) }()
 	select {
 	case <-finished:
 		return
-	case <-time.After(s.opts.Grace):
+	case <-time.After(grace):
 	}
 	s.mu.Lock()
 	s.stopping = true
@@ -325,7 +338,7 @@ func (s *Server) shutdown() {
 	for _, p := range procs {
 		p.Terminate()
 	}
-	deadline := time.Now().Add(s.opts.Grace)
+	deadline := time.Now().Add(grace)
 	for time.Now().Before(deadline) && anyAlive(procs) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -335,6 +348,16 @@ func (s *Server) shutdown() {
 		}
 	}
 	<-finished
+}
+
+// endStrays ends what is left once every request has answered: processes
+// reparented to this subreaper after their request's own clean-up looked
+// (a daemon forked by a child that was itself being stopped), so that
+// none outlives fluzo-tool.
+func (s *Server) endStrays() {
+	if s.opts.Subreaper {
+		proc.Strays{}.End(s.opts.Grace)
+	}
 }
 
 func anyAlive(procs []*proc.Process) bool {

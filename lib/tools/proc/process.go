@@ -85,7 +85,11 @@ func Start(spec Spec) (*Process, error) {
 	}
 	p := &Process{spec: spec, stdout: newCapture(spec.CaptureLimit), stderr: newCapture(spec.CaptureLimit), exited: make(chan struct{})}
 	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, Stdout: p.stdout, Stderr: p.stderr}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// Pdeathsig: if fluzo-tool dies (even by SIGKILL) the kernel kills
+	// the leader, so no child outlives the server that answers for it.
+	// The signal is tied to the forking thread; the Go runtime does not
+	// end idle threads, and nothing here locks one.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
