@@ -40,7 +40,19 @@ that operation is recorded unknown (it may have taken effect; it is never
 replayed) with a tool_backend.lost event. An attempt restarts the backend at
 most once (a tool_backend.restarted event); a second loss, or a failed
 restart, ends the task failed with reason tool_backend_lost (exit 1), with or
-without --no-verify.`},
+without --no-verify.
+
+No process a tool backend started outlives it: the kernel kills a
+command when its fluzo-tool dies (parent-death signal), and the owner is
+the child subreaper of its tool trees, so what those commands forked
+(daemons in sessions of their own, background jobs) is handed to the owner
+and ended — before a restarted backend runs anything, and before the owner
+releases the workspace lock — with a tool_backend.processes_ended event
+naming them (and any still alive after a bounded wait, as unconfirmed).
+Orphans are told from the owner's own children by no_new_privs, which
+fluzo-tool serve sets on itself and every descendant inherits; an owner
+that itself runs with no_new_privs cannot tell them apart, ends none and
+says so (unverified).`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
