@@ -102,8 +102,6 @@ func NewServer(opts Options) (*Server, error) {
 		if err := proc.EnableSubreaper(); err != nil {
 			opts.Subreaper = false
 		}
-		// Best effort: without the mark an owner cannot tell this tree's
-		// orphans from its own children, and leaves them (recorded).
 		proc.MarkToolTree()
 	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)

@@ -50,7 +50,7 @@ and ended — before a restarted backend runs anything, and before the owner
 releases the workspace lock — with a tool_backend.processes_ended event
 naming them (and any still alive after a bounded wait, as unconfirmed).
 Orphans are told from the owner's own children by no_new_privs, which
-fluzo-tool serve sets on itself and every descendant inherits; an owner
+fluzo-tool serve sets on every child and every descendant inherits; an owner
 that itself runs with no_new_privs cannot tell them apart, ends none and
 says so (unverified).`},
 		{Title: "Port protocol", Body: portProtocolDoc},

@@ -88,11 +88,11 @@ func Start(spec Spec) (*Process, error) {
 	// Pdeathsig: if fluzo-tool dies (even by SIGKILL) the kernel kills
 	// the leader, so no child outlives the server that answers for it.
 	// The signal is tied to the forking thread; the Go runtime does not
-	// end idle threads, and nothing here locks one.
+	// end idle threads, and forkMarked unlocks the one it locks.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	if err := forkMarked(cmd.Start); err != nil {
 		return nil, core.Wrap(err, "spawn_failed", "cannot start "+spec.Argv[0]+": "+spawnReason(err)).
 			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
 	}

@@ -3,23 +3,44 @@ package proc
 import (
 	"bufio"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// MarkToolTree sets no_new_privs on the calling process (fluzo-tool
-// serve). The flag is inherited by every descendant, survives execve and
-// setsid and can never be cleared, so it marks the whole tool process tree
-// for as long as its processes live: an owner that adopts a process with
-// it (after the tool server died) knows the process came from a tool
-// tree, not from one of its own children. It also means no descendant
-// gains privileges through a setuid program, which a sandboxed child must
-// not do anyway.
-func MarkToolTree() error {
-	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+// MarkToolTree makes every child Start spawns from now on run with
+// no_new_privs (fluzo-tool serve calls it). The flag is inherited by every
+// descendant, survives execve and setsid and can never be cleared, so it
+// marks the whole tool process tree for as long as its processes live: an
+// owner that adopts a process with it (after the tool server died) knows
+// the process came from a tool tree, not from one of its own children. It
+// also means no descendant gains privileges through a setuid program,
+// which a sandboxed child must not do anyway.
+func MarkToolTree() { markChildren.Store(true) }
+
+// markChildren: set no_new_privs on the forking thread before each spawn.
+// The flag is per thread and a child inherits its forking thread's, so a
+// process-wide prctl from one goroutine would mark only the children that
+// happen to be forked from that thread.
+var markChildren atomic.Bool
+
+// forkMarked runs start (an exec.Cmd's Start) on a thread that carries
+// no_new_privs when children are marked. Setting it on a pool thread is
+// harmless: it only limits what this process's future children can gain.
+func forkMarked(start func() error) error {
+	if !markChildren.Load() {
+		return start()
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	return start()
 }
 
 // noNewPrivs reports whether process pid ("self" for this one) runs with
