@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -54,4 +55,18 @@ func endToolStrays(reason string) *strayReport {
 		return nil
 	}
 	return &strayReport{Reason: reason, Ended: ended, Unconfirmed: alive}
+}
+
+// withEnded adds to a command.result event the processes fluzo-tool ended
+// because they outlived the command (a daemon, a background job), so the
+// record says what was stopped and why, not only the model's tool result.
+func withEnded(data map[string]any, out toolOutcome) map[string]any {
+	var r struct {
+		Ended []proc.Survivor `json:"ended"`
+	}
+	if out.OK && json.Unmarshal(out.Result, &r) == nil && len(r.Ended) > 0 {
+		data["ended"] = r.Ended
+		data["ended_reason"] = "outlived_the_command"
+	}
+	return data
 }

@@ -75,8 +75,9 @@ When the leader exits, remaining members of its group, its session and its
 descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
 subreaper, so grandchildren that double-fork into a new session are adopted
 and stopped too. The result reports exit_code or signal, duration_ms,
-timed_out, cancelled, killed, truncation flags and any process whose end could
-not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
+timed_out, cancelled, killed, truncation flags, the processes that outlived the
+leader and were stopped (ended: pid and command) and any process whose end
+could not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
 caller caps it by its remaining budget) sends SIGTERM, then SIGKILL after the
 grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,

@@ -44,19 +44,23 @@ type Survivor struct {
 
 // Outcome is the honest report of a finished child.
 type Outcome struct {
-	ExitCode        *int       `json:"exit_code"`
-	Signal          string     `json:"signal,omitempty"`
-	DurationMS      int64      `json:"duration_ms"`
-	Stdout          string     `json:"stdout"`
-	Stderr          string     `json:"stderr"`
-	StdoutBytes     int64      `json:"stdout_bytes"`
-	StderrBytes     int64      `json:"stderr_bytes"`
-	StdoutTruncated bool       `json:"stdout_truncated"`
-	StderrTruncated bool       `json:"stderr_truncated"`
-	TimedOut        bool       `json:"timed_out"`
-	Cancelled       bool       `json:"cancelled"`
-	Killed          bool       `json:"killed"`
-	Unconfirmed     []Survivor `json:"unconfirmed,omitempty"`
+	ExitCode        *int   `json:"exit_code"`
+	Signal          string `json:"signal,omitempty"`
+	DurationMS      int64  `json:"duration_ms"`
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	StdoutBytes     int64  `json:"stdout_bytes"`
+	StderrBytes     int64  `json:"stderr_bytes"`
+	StdoutTruncated bool   `json:"stdout_truncated"`
+	StderrTruncated bool   `json:"stderr_truncated"`
+	TimedOut        bool   `json:"timed_out"`
+	Cancelled       bool   `json:"cancelled"`
+	Killed          bool   `json:"killed"`
+	// Ended lists the processes that outlived the leader (background
+	// jobs, daemons, reparented orphans) and were stopped when it ended:
+	// nothing a command starts keeps running after its result.
+	Ended       []Survivor `json:"ended,omitempty"`
+	Unconfirmed []Survivor `json:"unconfirmed,omitempty"`
 }
 
 // Process is a running child in its own session and process group.
@@ -201,9 +205,11 @@ func (p *Process) Wait() Outcome {
 			<-p.exited
 		}
 	}
-	unconfirmed := p.sweep()
+	ended, unconfirmed := p.sweep()
 	err := p.cmd.Wait()
-	return p.outcome(err, unconfirmed)
+	o := p.outcome(err, unconfirmed)
+	o.Ended = ended
+	return o
 }
 
 func (p *Process) waitExit(d time.Duration) bool {
@@ -216,24 +222,46 @@ func (p *Process) waitExit(d time.Duration) bool {
 }
 
 // sweep ends group members that outlived the leader (background jobs,
-// daemons that kept the group) and returns those it could not confirm.
-func (p *Process) sweep() []Survivor {
-	if len(p.Members()) == 0 {
-		return nil
+// daemons that kept the group or, adopted, left it) and returns those it
+// ended and those it could not confirm.
+func (p *Process) sweep() (ended, unconfirmed []Survivor) {
+	seen := map[int]Survivor{}
+	var order []int
+	note := func() int {
+		left := p.Members()
+		for _, m := range left {
+			if _, ok := seen[m.PID]; !ok {
+				seen[m.PID] = m
+				order = append(order, m.PID)
+			}
+		}
+		return len(left)
+	}
+	if note() == 0 {
+		return nil, nil
 	}
 	p.signal(unix.SIGTERM)
 	deadline := time.Now().Add(p.spec.Grace)
-	for time.Now().Before(deadline) && len(p.Members()) > 0 {
+	for time.Now().Before(deadline) && note() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if len(p.Members()) == 0 {
-		return nil
+	if note() > 0 {
+		p.signal(unix.SIGKILL)
+		for i := 0; i < 25 && note() > 0; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
-	p.signal(unix.SIGKILL)
-	for i := 0; i < 25 && len(p.Members()) > 0; i++ {
-		time.Sleep(20 * time.Millisecond)
+	unconfirmed = p.Members()
+	alive := map[int]bool{}
+	for _, m := range unconfirmed {
+		alive[m.PID] = true
 	}
-	return p.Members()
+	for _, pid := range order {
+		if !alive[pid] {
+			ended = append(ended, seen[pid])
+		}
+	}
+	return ended, unconfirmed
 }
 
 func (p *Process) outcome(waitErr error, unconfirmed []Survivor) Outcome {
