@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,4 +94,54 @@ func TestClosedServerEndsDaemonisedGrandchildren(t *testing.T) {
 	if alive(daemon) {
 		t.Fatalf("the daemon (pid %s) outlived fluzo-tool", daemon)
 	}
+}
+
+// actAsOwner is this test binary as an owner process: it starts
+// "fluzo-tool serve" with a very long grace, has it run a command that
+// keeps writing into root, and waits to be killed.
+func actAsOwner(root string) int {
+	os.Setenv("FLUZO_TOOL_TEST_AS_BINARY", "1")
+	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "10m")
+	if err != nil {
+		return 1
+	}
+	args, _ := json.Marshal(map[string]any{"script": "echo $$ >leader.pid; while :; do date >tick; sleep 0.05; done"})
+	if _, err := c.Start("shell", args); err != nil {
+		return 1
+	}
+	select {}
+}
+
+// When the owner dies (SIGKILL: the kernel releases its workspace lock at
+// that moment), fluzo-tool sees its stdin end with its parent gone and
+// stops its commands at once instead of granting them the grace period,
+// during which they would write into a workspace nobody holds.
+func TestServerWhoseOwnerDiedStopsItsCommandsWithoutGrace(t *testing.T) {
+	root := t.TempDir()
+	owner := exec.Command(os.Args[0], "-test.run=^$")
+	owner.Env = append(os.Environ(), "FLUZO_TOOL_TEST_AS_OWNER="+root)
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	leader := waitPIDFile(t, filepath.Join(root, "leader.pid"))
+	owner.Process.Kill()
+	owner.Wait()
+	// The grace is ten minutes: only the no-grace path ends the command
+	// within this (generous) bound.
+	for i := 0; i < 6000 && alive(leader); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(leader) {
+		syscall.Kill(-mustAtoi(t, leader), syscall.SIGKILL)
+		t.Fatalf("the command (pid %s) kept running after its owner died", leader)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -313,18 +313,10 @@ func (s *Server) shutdown() {
 	s.closing = true
 	s.mu.Unlock()
 	defer s.endStrays()
-	grace := s.opts.Grace
-	if os.Getppid() != s.owner {
-		// The owner died (its end of stdin closed with it) and released
-		// the workspace lock: no grace for anything still running.
-		grace = 0
-	}
 	finished := make(chan struct{})
 	go func() { s.wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
+	if s.graceOrOwnerGone(finished) {
 		return
-	case <-time.After(grace):
 	}
 	s.mu.Lock()
 	s.stopping = true
@@ -336,16 +328,44 @@ func (s *Server) shutdown() {
 	for _, p := range procs {
 		p.Terminate()
 	}
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) && anyAlive(procs) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopped := make(chan struct{})
+	go func() {
+		for anyAlive(procs) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		close(stopped)
+	}()
+	s.graceOrOwnerGone(stopped)
 	for _, p := range procs {
 		if len(p.Members()) > 0 {
 			p.Kill()
 		}
 	}
 	<-finished
+}
+
+// graceOrOwnerGone waits for done (true) or for one grace period — cut
+// short when the owner is gone (false). An owner that died has released
+// the workspace lock with its last breath, so nothing may go on writing:
+// its end of stdin closes before the kernel reparents this process, so
+// the check is repeated rather than made once at EOF.
+func (s *Server) graceOrOwnerGone(done <-chan struct{}) bool {
+	deadline := time.NewTimer(s.opts.Grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return true
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+			if os.Getppid() != s.owner {
+				return false
+			}
+		}
+	}
 }
 
 // endStrays ends what is left once every request has answered: processes
