@@ -161,10 +161,28 @@ func (p *Process) Members() []Survivor {
 	return out
 }
 
+// signal delivers sig to the group and every member at one instant: all
+// are frozen first, then signalled, then (unless killed) continued.
+// Signalled one by one, a daemon whose "sleep 5" died first would run its
+// next command — "echo late >file" — before its own signal arrived.
 func (p *Process) signal(sig unix.Signal) {
+	unix.Kill(-p.pid, unix.SIGSTOP)
+	frozen := freeze(func() []int {
+		var pids []int
+		for _, m := range members(p.pid, p.spec.AdoptOrphans) {
+			pids = append(pids, m.pid)
+		}
+		return pids
+	})
 	unix.Kill(-p.pid, sig)
-	for _, m := range members(p.pid, p.spec.AdoptOrphans) {
-		unix.Kill(m.pid, sig)
+	for _, pid := range frozen {
+		unix.Kill(pid, sig)
+	}
+	if sig != unix.SIGKILL {
+		unix.Kill(-p.pid, unix.SIGCONT)
+		for _, pid := range frozen {
+			unix.Kill(pid, unix.SIGCONT)
+		}
 	}
 }
 

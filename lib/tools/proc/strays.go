@@ -130,7 +130,16 @@ func (s Strays) End(wait time.Duration) (ended, alive []Survivor) {
 				seen[m.PID] = true
 				ended = append(ended, m)
 			}
-			unix.Kill(m.PID, unix.SIGKILL)
+		}
+		frozen := freeze(func() []int {
+			var pids []int
+			for _, m := range s.List() {
+				pids = append(pids, m.PID)
+			}
+			return pids
+		})
+		for _, pid := range frozen {
+			unix.Kill(pid, unix.SIGKILL)
 		}
 		if len(left) == 0 {
 			return ended, nil
@@ -159,4 +168,28 @@ func snapshot() map[int]procInfo {
 		}
 	}
 	return all
+}
+
+// freeze sends SIGSTOP to every process list returns, listing again until
+// no new one appears (a process may fork until it is stopped), and returns
+// them all: signalled afterwards, they receive the signal together, and
+// none runs another instruction of its own in between.
+func freeze(list func() []int) []int {
+	stopped := map[int]bool{}
+	var out []int
+	for round := 0; round < 64; round++ {
+		fresh := false
+		for _, pid := range list() {
+			if !stopped[pid] {
+				stopped[pid] = true
+				out = append(out, pid)
+				unix.Kill(pid, unix.SIGSTOP)
+				fresh = true
+			}
+		}
+		if !fresh {
+			break
+		}
+	}
+	return out
 }

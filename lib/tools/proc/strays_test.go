@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -34,5 +35,29 @@ func TestEveryMarkedChildRunsWithNoNewPrivs(t *testing.T) {
 	close(unmarked)
 	for pid := range unmarked {
 		t.Errorf("child %d runs without no_new_privs", pid)
+	}
+}
+
+// Leftover daemons are signalled at one instant: one whose "sleep" died
+// first must not get to run its next command. Fifty of them make the
+// window wide enough to matter if they were signalled one by one.
+func TestLeftoversAreSignalledTogether(t *testing.T) {
+	// Each job in a session of its own, so no group-wide kill reaches
+	// them all in one kernel call; adopted by this process (a subreaper).
+	if err := EnableSubreaper(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := `for i in $(seq 50); do setsid sh -c "sleep 300; echo late >f$i" & done; sleep 0.5; exit 0`
+	p, err := Start(Spec{Argv: []string{"/bin/sh", "-c", script}, Dir: dir, Env: []string{"PATH=/usr/bin:/bin"}, Timeout: time.Minute, Grace: 2 * time.Second, AdoptOrphans: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := p.Wait()
+	if len(o.Ended) == 0 || len(o.Unconfirmed) != 0 {
+		t.Fatalf("ended %d, unconfirmed %+v", len(o.Ended), o.Unconfirmed)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("%d leftover jobs ran their next command after being stopped", len(ents))
 	}
 }
