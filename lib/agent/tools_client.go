@@ -10,6 +10,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/proc"
 )
 
 // toolClient is the Tools seam over a fluzo-tool serve child. It remembers
@@ -48,9 +49,13 @@ func (t *toolClient) OnStrays(f func(*strayReport)) {
 	t.mu.Unlock()
 }
 
-// endStrays ends what a finished tool server left behind and reports it.
-func (t *toolClient) endStrays(reason string) {
+// endStrays ends what a finished tool server left behind and reports it
+// (always when forced: the server itself had to be killed).
+func (t *toolClient) endStrays(reason string, forced bool) {
 	rep := endToolStrays(reason)
+	if rep == nil && forced {
+		rep = &strayReport{Reason: reason, Ended: []proc.Survivor{}}
+	}
 	t.mu.Lock()
 	f := t.onStrays
 	t.mu.Unlock()
@@ -125,7 +130,7 @@ func (t *toolClient) Restart(ctx context.Context) error {
 	old.Close() // reaps the dead child
 	// Its children died with it; their orphans were handed to this
 	// owner and must not keep working beside the new backend.
-	t.endStrays("tool_backend_lost")
+	t.endStrays("tool_backend_lost", false)
 	return nil
 }
 
@@ -260,10 +265,11 @@ func (t *toolClient) Close() error {
 	var err error
 	select {
 	case err = <-closed:
+		t.endStrays("tool_backend_exited", false)
 	case <-time.After(serverExitWait):
 		c.KillServer()
 		err = <-closed
+		t.endStrays("tool_backend_killed_after_exit_wait", true)
 	}
-	t.endStrays("tool_backend_exited")
 	return err
 }

@@ -52,6 +52,9 @@ the child subreaper of its tool trees, so what those commands forked
 and ended — before a restarted backend runs anything, and before the owner
 releases the workspace lock — with a tool_backend.processes_ended event
 naming them (and any still alive after a bounded wait, as unconfirmed).
+The owner waits at most 30 seconds for a closed fluzo-tool to stop its
+commands and exit; one that does not is killed, which the same event
+records (reason tool_backend_killed_after_exit_wait).
 Orphans are told from the owner's own children by no_new_privs, which
 fluzo-tool serve sets on every child and every descendant inherits; an owner
 that itself runs with no_new_privs cannot tell them apart, ends none and
