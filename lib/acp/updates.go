@@ -235,11 +235,11 @@ func (t *translator) result(r *port.Result) sdk.SessionUpdate {
 			changed = append(changed, c.Path)
 		}
 	}
-	reason := r.Reason
+	text := finalText(r.Task, r.Status, r.Reason, v, changed)
 	if r.Error != nil && r.Error.Message != "" {
-		reason = strings.TrimSpace(reason + " " + r.Error.Message)
+		text += " Why: " + r.Error.Message + "."
 	}
-	return sdk.UpdateAgentMessageText(finalText(r.Task, r.Status, reason, v, changed))
+	return sdk.UpdateAgentMessageText(text)
 }
 
 // finalText states how the task ended and what verification said.
