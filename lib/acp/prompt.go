@@ -87,7 +87,7 @@ func (a *Agent) end(s *session) {
 
 // follow translates the task's records until its result.
 func (a *Agent) follow(s *session, own *owner, run *promptRun, q *queue) (any, *sdk.RequestError) {
-	tr := newTranslator(a.opts.Root, true, taskOps(own))
+	tr := newTranslator(a.workspace(), true, taskOps(own))
 	asks, stopAsks := context.WithCancel(context.Background())
 	defer stopAsks()
 	bg := context.Background()

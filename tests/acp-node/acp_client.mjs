@@ -36,7 +36,11 @@ function check(cond, msg, detail) {
 // slowest, a fix with cargo, takes seconds).
 setTimeout(() => fail("no outcome within 180 s"), 180_000).unref();
 
-const agent = spawn("fluzo-agent", ["acp", "--workspace", workspace], { stdio: ["pipe", "pipe", "inherit"] });
+// ACP_NO_WORKSPACE=1 starts the agent without --workspace, where the
+// caller stands (maybe outside any repository): the first session's cwd
+// then names the workspace.
+const args = process.env.ACP_NO_WORKSPACE ? ["acp"] : ["acp", "--workspace", workspace];
+const agent = spawn("fluzo-agent", args, { stdio: ["pipe", "pipe", "inherit"] });
 agent.on("error", (e) => fail(`cannot start fluzo-agent acp: ${e.message}`));
 const stream = acp.ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout));
 
