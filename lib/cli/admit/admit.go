@@ -35,7 +35,7 @@ settings file, and environment variables never become settings.`,
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for this invocation, as `KEY=VALUE` (repeatable)"},
 		},
 		Before:   resolveWorkspace,
-		Commands: []*cli.Command{checkCommand(), configCommand(), lockCommand()},
+		Commands: []*cli.Command{checkCommand(), configCommand(), consentCommand(), lockCommand()},
 	}
 }
 
