@@ -257,7 +257,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err
