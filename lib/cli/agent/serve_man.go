@@ -81,7 +81,10 @@ Queries (read-only):
               event recorded when its last attempt ended; not_found when no
               attempt ended. diff is the result's diff_summary: pre_existing
               paths and changed paths with pre_existing, kind (added,
-              modified, deleted or reverted) and uncertain.
+              modified, deleted or reverted), uncertain, and added/removed:
+              line counts against what the path held when the task began,
+              absent when unknown (changed already then, reverted, binary or
+              unreadable).
   diagnose    task, [spans] -> {"diagnosis":{...}}, the observe.diag record
               that fluzo-observe diag --json prints for the task (trace ids,
               attempts, operation counts, failures as sentences, usage with
