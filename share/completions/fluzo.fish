@@ -88,6 +88,9 @@ function __fluzo_path
       case '@/agent/serve'
         set p '@/agent/serve'
         set n 0
+      case '@/agent/acp'
+        set p '@/agent/acp'
+        set n 0
       case '@/agent/debug'
         set p '@/agent/debug'
         set n 0
@@ -412,6 +415,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l json -d 'p
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
@@ -441,6 +445,9 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
