@@ -247,7 +247,7 @@ _fluzo() {
     "/agent/run") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/agent/resume") words="--workspace -C --config --set --consent --verify --no-verify --allow --yolo --json --help" ;;
     "/agent/serve") words="--workspace -C --config --set --consent --help" ;;
-    "/agent/acp") words="--workspace -C --config --set --help" ;;
+    "/agent/acp") words="--workspace -C --config --set --consent --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/agent/status") words="--workspace -C --json --help" ;;

@@ -448,6 +448,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l consent -d 're
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
