@@ -1,0 +1,101 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
+)
+
+// commandSandbox is what runProcess needs to confine one command: the argv
+// to start (the launcher's, when sandboxed), the child environment with
+// the private TMPDIR and the effective sandbox to report.
+type commandSandbox struct {
+	argv      []string
+	env       []string
+	effective sandbox.Effective
+}
+
+// sandboxCommand wraps argv (argv[0] resolved) in the sandbox launcher.
+// Without Landlock it fails closed with sandbox_unavailable unless the
+// sandbox was turned off.
+func (s *Server) sandboxCommand(argv, env []string) (*commandSandbox, error) {
+	tmp, err := s.privateTemp()
+	if err != nil {
+		return nil, err
+	}
+	env = setEnv(env, "TMPDIR", tmp)
+	set := s.opts.Sandbox
+	switch set.Mode {
+	case "":
+		return &commandSandbox{argv: argv, env: env, effective: sandbox.Effective{Mode: sandbox.ModeOff, Reason: "the program embedding fluzo-tool's server configured no sandbox"}}, nil
+	case sandbox.ModeOff:
+		return &commandSandbox{argv: argv, env: env, effective: sandbox.Effective{Mode: sandbox.ModeOff, Reason: "turned off by configuration (tools.sandbox.mode = \"off\"): the command ran unconfined"}}, nil
+	}
+	abi := sandbox.ABI()
+	if abi == 0 {
+		return nil, sandbox.Unavailable("the kernel offers no Landlock (or it is disabled)")
+	}
+	plan := sandbox.NewPlan(sandbox.Input{Settings: set, ABI: abi, Workspace: s.root.Dir(), Temp: tmp, Protected: s.protectedPaths(), Env: env})
+	eff := sandbox.Effective{Mode: sandbox.ModeLandlock, ABI: abi, Network: plan.Network, Protected: "read_only_mount"}
+	if !s.mountsWork() {
+		plan.ReadOnly = nil
+		eff.Protected = "checked_after"
+	}
+	eff.Refuses = refusesText(plan)
+	wrapped, err := sandbox.LauncherArgv(s.opts.Launcher, plan, argv)
+	if err != nil {
+		return nil, err
+	}
+	return &commandSandbox{argv: wrapped, env: env, effective: eff}, nil
+}
+
+func refusesText(p *sandbox.Plan) string {
+	t := "writes outside the workspace, its private TMPDIR and the build caches; writes to .git, .fluzo and .fluzodrive; reads of the home directory beyond the toolchains, caches and git/cargo settings"
+	if p.Network == sandbox.NetworkDeny && p.HandledNet != 0 {
+		t += "; TCP connections and listening sockets"
+	}
+	return t + ". \"Permission denied\", EACCES, EPERM or \"Read-only file system\" from such an action is the sandbox refusing it."
+}
+
+// protectedPaths are the absolute paths of the root-level protected names.
+func (s *Server) protectedPaths() []string {
+	var out []string
+	for _, n := range confine.ProtectedNames() {
+		out = append(out, filepath.Join(s.root.Dir(), n))
+	}
+	return out
+}
+
+// mountsWork asks once whether read-only binds can be made here.
+func (s *Server) mountsWork() bool {
+	s.mountsOnce.Do(func() { s.mounts = sandbox.MountsWork() })
+	return s.mounts
+}
+
+// privateTemp creates, once per server, the temporary directory its
+// commands get as TMPDIR, so one task's commands never see another's
+// files (or the user's) in a shared /tmp; Close removes it.
+func (s *Server) privateTemp() (string, error) {
+	s.tmpOnce.Do(func() {
+		s.tmpDir, s.tmpErr = os.MkdirTemp("", "fluzo-tool-tmp-")
+	})
+	if s.tmpErr != nil {
+		return "", core.Wrap(s.tmpErr, core.CodeFailed, "cannot create the commands' private temporary directory").
+			WithHint("check that $TMPDIR (or /tmp) exists and is writable")
+	}
+	return s.tmpDir, nil
+}
+
+func setEnv(env []string, name, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
+}
