@@ -373,5 +373,5 @@ func (w *Owner) toolServerFlags() []string {
 	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
 		flags = append(flags, "--inherit-env", name)
 	}
-	return flags
+	return append(flags, sandboxFlags(w.Config)...)
 }
