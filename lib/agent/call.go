@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -54,6 +55,11 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	// meanwhile (the command's partial output and how it ended).
 	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
+	}
+	if sandboxUnavailable(out) {
+		// Fail closed: no command can run unconfined, so the task stops
+		// here rather than letting the model try other commands.
+		return stopWith(core.CodeFailed, string(sandbox.CodeUnavailable), out.Error)
 	}
 	var lost *errBackendLost
 	if errors.As(stop, &lost) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // sandboxFlags pass the [tools.sandbox] settings to the fluzo-tool child,
@@ -48,4 +49,10 @@ func withConfinement(data map[string]any, out toolOutcome) map[string]any {
 		data[k] = v
 	}
 	return data
+}
+
+// sandboxUnavailable reports a command refused because it could not be
+// sandboxed.
+func sandboxUnavailable(out toolOutcome) bool {
+	return out.Error != nil && out.Error.Code == sandbox.CodeUnavailable
 }
