@@ -22,7 +22,7 @@ func TestCompareProtectedNamesEachKindOfChange(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(git, "config"), []byte("[core]\n\tfsmonitor = evil\n"), 0o644) // in place
-	os.WriteFile(filepath.Join(git, "hooks", "pre-commit"), []byte("#!/bin/sh\n"), 0o755)    // new
+	os.WriteFile(filepath.Join(git, "hooks", "pre-commit"), []byte("#!/bin/sh\n"), 0o755)     // new
 	os.Remove(filepath.Join(git, "info", "exclude"))                                          // gone
 	os.Remove(filepath.Join(root, ".fluzo"))
 	os.Symlink("/etc/passwd", filepath.Join(root, ".fluzo")) // another type
