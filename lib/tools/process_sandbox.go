@@ -8,6 +8,7 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/confine"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
+	"golang.org/x/sys/unix"
 )
 
 // commandSandbox is what runProcess needs to confine one command: the argv
@@ -76,18 +77,55 @@ func (s *Server) mountsWork() bool {
 	return s.mounts
 }
 
+// tempPrefix names the commands' private temporary directories.
+const tempPrefix = "fluzo-tool-tmp-"
+
 // privateTemp creates, once per server, the temporary directory its
 // commands get as TMPDIR, so one task's commands never see another's
-// files (or the user's) in a shared /tmp; Close removes it.
+// files (or the user's) in a shared /tmp; Close removes it. The server
+// holds a lock on it for its lifetime, so a later server can tell the
+// directory of one that was killed (lock free) from a live one's.
 func (s *Server) privateTemp() (string, error) {
 	s.tmpOnce.Do(func() {
-		s.tmpDir, s.tmpErr = os.MkdirTemp("", "fluzo-tool-tmp-")
+		s.tmpDir, s.tmpErr = os.MkdirTemp("", tempPrefix)
+		if s.tmpErr != nil {
+			return
+		}
+		s.tmpLock, s.tmpErr = lockDir(s.tmpDir, unix.LOCK_EX)
 	})
 	if s.tmpErr != nil {
 		return "", core.Wrap(s.tmpErr, core.CodeFailed, "cannot create the commands' private temporary directory").
 			WithHint("check that $TMPDIR (or /tmp) exists and is writable")
 	}
 	return s.tmpDir, nil
+}
+
+// lockDir opens dir and takes a non-blocking flock on it.
+func lockDir(dir string, how int) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// removeStaleTemps deletes the private temporary directories of servers
+// that died without cleaning up (their lock is free); a live server's
+// directory stays.
+func removeStaleTemps() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	for _, d := range dirs {
+		f, err := lockDir(d, unix.LOCK_EX)
+		if err != nil {
+			continue
+		}
+		os.RemoveAll(d)
+		f.Close()
+	}
 }
 
 func setEnv(env []string, name, value string) []string {

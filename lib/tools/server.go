@@ -89,6 +89,7 @@ type Server struct {
 	tmpOnce    sync.Once
 	tmpDir     string
 	tmpErr     error
+	tmpLock    *os.File
 	mountsOnce sync.Once
 	mounts     bool
 }
@@ -135,6 +136,7 @@ func NewServer(opts Options) (*Server, error) {
 func (s *Server) Close() error {
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
+		s.tmpLock.Close()
 	}
 	return s.root.Close()
 }
@@ -144,6 +146,7 @@ func (s *Server) Close() error {
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.removeTempLeftovers(ctx)
+	removeStaleTemps()
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
