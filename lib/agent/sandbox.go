@@ -56,3 +56,12 @@ func withConfinement(data map[string]any, out toolOutcome) map[string]any {
 func sandboxUnavailable(out toolOutcome) bool {
 	return out.Error != nil && out.Error.Code == sandbox.CodeUnavailable
 }
+
+// effectiveSandbox is what the configured sandbox resolves to on this
+// machine (the kernel's Landlock ABI, or that there is none), recorded
+// with the configuration snapshot of each attempt.
+func effectiveSandbox(c *config.Config) []byte {
+	b, _ := json.Marshal(sandbox.Resolve(sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
+		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}))
+	return b
+}

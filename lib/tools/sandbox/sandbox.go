@@ -88,3 +88,33 @@ func Unavailable(why string) *core.Error {
 	return core.Errorf(CodeUnavailable, "commands cannot be sandboxed: %s", why).
 		WithHint("run on Linux 5.13 or newer with Landlock enabled (lsm=landlock), or set tools.sandbox.mode = \"off\" in .fluzo (fluzo-tool --sandbox off) to run commands unconfined")
 }
+
+// Resolve says what settings amount to on this machine, without running
+// anything: the mode, the Landlock ABI that would be enforced, the network
+// setting and the extra paths; "unavailable" when Landlock is asked for
+// and the kernel has none (commands are then refused).
+func Resolve(s Settings) Resolved {
+	r := Resolved{Mode: s.Mode, Network: s.Network, Writable: s.Writable, Readable: s.Readable}
+	if r.Network == "" {
+		r.Network = NetworkDeny
+	}
+	switch s.Mode {
+	case ModeOff:
+		r.Reason = "turned off by configuration: commands run unconfined"
+	case ModeLandlock:
+		if r.ABI = ABI(); r.ABI == 0 {
+			r.Mode, r.Reason = "unavailable", "the kernel offers no Landlock: commands are refused with sandbox_unavailable"
+		}
+	}
+	return r
+}
+
+// Resolved is the effective sandbox a configuration asks for here.
+type Resolved struct {
+	Mode     string   `json:"mode"`
+	ABI      int      `json:"abi,omitempty"`
+	Network  string   `json:"network"`
+	Writable []string `json:"writable,omitempty"`
+	Readable []string `json:"readable,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+}
