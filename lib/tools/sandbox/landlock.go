@@ -2,29 +2,23 @@ package sandbox
 
 import (
 	"os"
-	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// ABIEnv is a test seam: when set to a number, ABI reports that number
-// instead of asking the kernel ("0" simulates a kernel without Landlock).
-// It can only lower what fluzo-tool believes the kernel offers — a value
-// above the kernel's ABI makes the ruleset fail to build, which is also
-// reported as sandbox_unavailable — so it cannot weaken the sandbox
-// without the failure being visible.
+// ABIEnv is a test seam: set to "0" it makes ABI report a kernel without
+// Landlock, so the fail-closed path (sandbox_unavailable) can be tested on
+// a machine that has it. Any other value is ignored: the seam can make
+// fluzo-tool refuse every command, never enforce less than the kernel
+// offers.
 const ABIEnv = "FLUZO_TEST_LANDLOCK_ABI"
 
 // ABI returns the Landlock ABI version the kernel offers, 0 when Landlock
 // is missing or disabled.
 func ABI() int {
-	if v, ok := os.LookupEnv(ABIEnv); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return 0
-		}
-		return n
+	if os.Getenv(ABIEnv) == "0" {
+		return 0
 	}
 	return kernelABI()
 }
