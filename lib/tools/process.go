@@ -107,7 +107,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	if err != nil {
 		return nil, err
 	}
-	box, err := s.sandboxCommand(append([]string{exe}, argv[1:]...), childEnv)
+	box, err := s.sandboxCommand(append([]string{exe}, argv[1:]...), childEnv, joinRoot(s.root.Dir(), node.Rel))
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +117,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 		Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit,
 		// exec and shell hold the exclusive lock: no other child runs.
 		AdoptOrphans: s.opts.Subreaper,
+		Prepare:      box.prepare,
 	})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/confine"
@@ -18,12 +19,14 @@ type commandSandbox struct {
 	argv      []string
 	env       []string
 	effective sandbox.Effective
+	// prepare adds namespaces to the spawn (nil: none).
+	prepare func(*syscall.SysProcAttr)
 }
 
 // sandboxCommand wraps argv (argv[0] resolved) in the sandbox launcher.
 // Without Landlock it fails closed with sandbox_unavailable unless the
 // sandbox was turned off.
-func (s *Server) sandboxCommand(argv, env []string) (*commandSandbox, error) {
+func (s *Server) sandboxCommand(argv, env []string, cwd string) (*commandSandbox, error) {
 	tmp, err := s.privateTemp()
 	if err != nil {
 		return nil, err
@@ -40,26 +43,38 @@ func (s *Server) sandboxCommand(argv, env []string) (*commandSandbox, error) {
 	if abi == 0 {
 		return nil, sandbox.Unavailable("the kernel offers no Landlock (or it is disabled)")
 	}
-	plan := sandbox.NewPlan(sandbox.Input{Settings: set, ABI: abi, Workspace: s.root.Dir(), Temp: tmp, Protected: s.protectedPaths(), Env: env})
+	plan := sandbox.NewPlan(sandbox.Input{Settings: set, ABI: abi, Workspace: s.root.Dir(), Temp: tmp, Protected: s.protectedPaths(), Env: env, Cwd: cwd})
 	eff := sandbox.Effective{Mode: sandbox.ModeLandlock, ABI: abi, Network: plan.Network, Protected: "read_only_mount"}
-	if !s.mountsWork() {
+	var prepare func(*syscall.SysProcAttr)
+	switch s.bindMethod(abi) {
+	case bindInUserNamespace:
+		prepare = sandbox.InUserNamespace
+	case bindNone:
 		plan.ReadOnly = nil
 		eff.Protected = "checked_after"
 	}
-	eff.Refuses = refusesText(plan)
+	eff.Refuses = refusesText(plan, eff.Protected)
 	wrapped, err := sandbox.LauncherArgv(s.opts.Launcher, plan, argv)
 	if err != nil {
 		return nil, err
 	}
-	return &commandSandbox{argv: wrapped, env: env, effective: eff}, nil
+	return &commandSandbox{argv: wrapped, env: env, effective: eff, prepare: prepare}, nil
 }
 
-func refusesText(p *sandbox.Plan) string {
-	t := "writes outside the workspace, its private TMPDIR and the build caches; writes to .git, .fluzo and .fluzodrive; reads of the home directory beyond the toolchains, caches and git/cargo settings"
+func refusesText(p *sandbox.Plan, protected string) string {
+	t := "writes outside the workspace, its private TMPDIR and the build caches; "
+	if protected == "read_only_mount" {
+		t += "writes to .git, .fluzo and .fluzodrive; "
+	}
+	t += "reads of the home directory beyond the toolchains, caches and git/cargo settings"
 	if p.Network == sandbox.NetworkDeny && p.HandledNet != 0 {
 		t += "; TCP connections and listening sockets"
 	}
-	return t + ". \"Permission denied\", EACCES, EPERM or \"Read-only file system\" from such an action is the sandbox refusing it."
+	t += ". \"Permission denied\", EACCES, EPERM or \"Read-only file system\" from such an action is the sandbox refusing it."
+	if protected != "read_only_mount" {
+		t += " .git, .fluzo and .fluzodrive are NOT write-protected here (no mount namespace available); changes to them are reported in protected_changed."
+	}
+	return t
 }
 
 // protectedPaths are the absolute paths of the root-level protected names.
@@ -71,9 +86,25 @@ func (s *Server) protectedPaths() []string {
 	return out
 }
 
-// mountsWork asks once whether read-only binds can be made here.
-func (s *Server) mountsWork() bool {
-	s.mountsOnce.Do(func() { s.mounts = sandbox.MountsWork() })
+// How the launcher can get the mount namespace its read-only binds need.
+const (
+	bindNone            = iota // neither way works: protected paths are checked after
+	bindDirect                 // this process may unshare a mount namespace (CAP_SYS_ADMIN)
+	bindInUserNamespace        // the child starts in its own user namespace
+)
+
+// bindMethod settles once how protected paths can be bound read-only.
+func (s *Server) bindMethod(abi int) int {
+	s.mountsOnce.Do(func() {
+		switch {
+		case sandbox.MountsWork():
+			s.mounts = bindDirect
+		case sandbox.UserNamespaceBindsWork(s.opts.Launcher, abi):
+			s.mounts = bindInUserNamespace
+		default:
+			s.mounts = bindNone
+		}
+	})
 	return s.mounts
 }
 

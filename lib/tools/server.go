@@ -91,7 +91,7 @@ type Server struct {
 	tmpErr     error
 	tmpLock    *os.File
 	mountsOnce sync.Once
-	mounts     bool
+	mounts     int
 }
 
 // NewServer opens the root; it fails closed (confinement_unavailable)

@@ -85,11 +85,14 @@ A PATH entry that is the home directory, one of its ancestors or "/" is never
 granted.
 
 .git, .fluzo and .fluzodrive: Landlock cannot refuse a path beneath a granted
-directory, so where fluzo-tool may create a private mount namespace (it has
-CAP_SYS_ADMIN) the launcher binds each one read-only over itself first
-("protected":"read_only_mount"; Landlock then forbids the child to change
-mounts). Without that privilege they stay writable by the child
-("protected":"checked_after"). Either way, after every command fluzo-tool
+directory, so the launcher first binds each one read-only over itself in a
+private mount namespace ("protected":"read_only_mount"; Landlock then forbids
+the child to change mounts). fluzo-tool with CAP_SYS_ADMIN creates it
+directly; any other user's children start in their own user namespace that
+maps only that user's uid and gid (the launcher holds CAP_SYS_ADMIN there
+just long enough to bind, then drops it). Where user namespaces are refused
+(a kernel or security-module restriction, found by a probe on the first
+command) they stay writable by the child ("protected":"checked_after"). Either way, after every command fluzo-tool
 compares the identity and content of .git/config, HEAD, hooks/ and info/,
 .fluzo and the identity of .fluzodrive with their state before it and lists
 each change in the result's protected_changed; baseline and diff do the same

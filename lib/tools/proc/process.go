@@ -26,6 +26,9 @@ type Spec struct {
 	// process as the child's descendants; set it only when the child is
 	// the only process the caller runs, and after EnableSubreaper.
 	AdoptOrphans bool
+	// Prepare, when set, adjusts the child's SysProcAttr before the
+	// spawn (the command sandbox adds namespaces there).
+	Prepare func(*syscall.SysProcAttr)
 }
 
 // EnableSubreaper makes the calling process the reaper of orphaned
@@ -86,6 +89,9 @@ func Start(spec Spec) (*Process, error) {
 	p := &Process{spec: spec, stdout: newCapture(spec.CaptureLimit), stderr: newCapture(spec.CaptureLimit), exited: make(chan struct{})}
 	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, Stdout: p.stdout, Stderr: p.stderr}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if spec.Prepare != nil {
+		spec.Prepare(cmd.SysProcAttr)
+	}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {

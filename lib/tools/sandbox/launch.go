@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"syscall"
@@ -45,6 +46,14 @@ func Launch(planJSON string, argv []string) error {
 		if err := bindReadOnly(plan.ReadOnly); err != nil {
 			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
 		}
+		if err := reenter(plan.Cwd); err != nil {
+			return Unavailable(err.Error())
+		}
+	}
+	// A launcher started in its own user namespace holds CAP_SYS_ADMIN
+	// there as an ambient capability; the command must not inherit it.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return Unavailable("cannot clear ambient capabilities: " + err.Error())
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return Unavailable("cannot set no_new_privs: " + err.Error())
@@ -97,4 +106,25 @@ func lockedFlags(st int64) uintptr {
 		}
 	}
 	return f
+}
+
+// reenter changes to dir, which must be the directory the process is in
+// already (same device and inode): the working directory inherited across
+// a new mount namespace is the old namespace's, where the read-only binds
+// do not apply, so it is re-entered by path inside the new one.
+func reenter(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	var before, after unix.Stat_t
+	if err := unix.Stat(".", &before); err != nil {
+		return &os.SyscallError{Syscall: "stat .", Err: err}
+	}
+	if err := unix.Chdir(dir); err != nil {
+		return &os.SyscallError{Syscall: "chdir " + dir, Err: err}
+	}
+	if err := unix.Stat(".", &after); err != nil || after.Dev != before.Dev || after.Ino != before.Ino {
+		return fmt.Errorf("the working directory %s changed while the command started", dir)
+	}
+	return nil
 }

@@ -1,25 +1,32 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
-// The test binary doubles as the launcher: with helperEnv set it runs
-// Launch on its arguments, as "fluzo-tool sandbox-exec" does.
-const helperEnv = "FLUZO_SANDBOX_TEST_HELPER"
+// The test binary doubles as the launcher: called as "BINARY
+// sandbox-exec PLAN ARGV..." it runs Launch, as fluzo-tool does; with
+// probeEnv set it reports whether read-only binds work through a user
+// namespace.
+const probeEnv = "FLUZO_SANDBOX_TEST_PROBE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "1" {
-		err := Launch(os.Args[1], os.Args[2:])
+	if len(os.Args) > 2 && os.Args[1] == LauncherCommand {
+		err := Launch(os.Args[2], os.Args[3:])
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		os.Exit(125)
+	}
+	if os.Getenv(probeEnv) == "1" {
+		exe, _ := os.Executable()
+		fmt.Println("binds work:", UserNamespaceBindsWork(exe, ABI()))
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -28,10 +35,12 @@ func TestMain(m *testing.M) {
 // combined output.
 func runConfined(t *testing.T, plan *Plan, script string) string {
 	t.Helper()
-	b, _ := json.Marshal(plan)
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, string(b), "/bin/sh", "-c", script)
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	argv, err := LauncherArgv(exe, plan, []string{"/bin/sh", "-c", script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
@@ -111,5 +120,43 @@ func TestLaunchFailsClosed(t *testing.T) {
 	out := runConfined(t, plan, "echo RAN")
 	if strings.Contains(out, "RAN") || !strings.Contains(out, "sandbox_unavailable") && !strings.Contains(out, "cannot be sandboxed") {
 		t.Errorf("an unenforceable plan did not fail closed:\n%s", out)
+	}
+}
+
+// A user without CAP_SYS_ADMIN still gets .git, .fluzo and .fluzodrive
+// bound read-only: the launcher starts in its own user namespace. Run as
+// root, the test drops to nobody to be such a user.
+func TestUnprivilegedUserGetsReadOnlyBinds(t *testing.T) {
+	if ABI() == 0 {
+		t.Fatal("this test needs a kernel with Landlock")
+	}
+	exe, _ := os.Executable()
+	if os.Geteuid() != 0 {
+		if !UserNamespaceBindsWork(exe, ABI()) {
+			t.Fatal("read-only binds through a user namespace do not work for this user")
+		}
+		return
+	}
+	dir, err := os.MkdirTemp("", "fluzo-sandbox-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	os.Chown(dir, 65534, 65534)
+	cmd := exec.Command(bin)
+	cmd.Env = []string{probeEnv + "=1", "TMPDIR=" + dir, "PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "binds work: true") {
+		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }

@@ -25,6 +25,11 @@ type Plan struct {
 	// a private mount namespace before restricting itself (Landlock
 	// cannot deny a path beneath a granted directory).
 	ReadOnly []string `json:"read_only"`
+	// Cwd is the command's working directory by path: a launcher that
+	// starts in a new mount namespace inherits a working directory in the
+	// old one, where the binds are not seen, and re-enters it by this path
+	// (checking it is the same directory).
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // Input is what a plan is computed from.
@@ -38,6 +43,8 @@ type Input struct {
 	Protected []string
 	// Env is the child's environment (PATH, HOME, the cache variables).
 	Env []string
+	// Cwd is the command's absolute working directory.
+	Cwd string
 }
 
 // systemReadable are read and executed by every command; none of them is
@@ -97,6 +104,7 @@ func NewPlan(in Input) *Plan {
 	}
 	sort.Slice(p.Rules, func(i, j int) bool { return p.Rules[i].Path < p.Rules[j].Path })
 	p.ReadOnly = append([]string{}, in.Protected...)
+	p.Cwd = in.Cwd
 	return p
 }
 
