@@ -92,7 +92,9 @@ directly; any other user's children start in their own user namespace that
 maps only that user's uid and gid (the launcher holds CAP_SYS_ADMIN there
 just long enough to bind, then drops it). Where user namespaces are refused
 (a kernel or security-module restriction, found by a probe on the first
-command) they stay writable by the child ("protected":"checked_after"). Either way, after every command fluzo-tool
+command) they stay writable by the child ("protected":"checked_after").
+A protected name that does not exist yet (a repository without .fluzo) has
+nothing to bind, so the child can create it; the check below reports it. Either way, after every command fluzo-tool
 compares the identity and content of .git/config, HEAD, hooks/ and info/,
 .fluzo and the identity of .fluzodrive with their state before it and lists
 each change in the result's protected_changed; baseline and diff do the same

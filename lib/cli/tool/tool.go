@@ -78,8 +78,10 @@ func Command() *cli.Command {
 confinement itself, whoever calls it. File tools resolve paths beneath the root
 with openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS); .git, .fluzo, .fluzodrive
 and the user's auth file are protected; special files and hard-linked writes are
-refused. Process tools run children in their own session with stdin closed, an
-explicit environment and bounded output. Git tools run no repository-configured
+refused. Process tools run children under a Landlock sandbox (writes only in
+the workspace minus .git, .fluzo and .fluzodrive, a private TMPDIR and the
+build caches; no home directory; no TCP) in their own session with stdin
+closed, an explicit environment and bounded output. Git tools run no repository-configured
 helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
 		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand(), sandboxExecCommand()},
 	}
