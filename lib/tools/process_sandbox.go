@@ -39,6 +39,13 @@ func (s *Server) sandboxCommand(argv, env []string, cwd string) (*commandSandbox
 	case sandbox.ModeOff:
 		return &commandSandbox{argv: argv, env: env, effective: sandbox.Effective{Mode: sandbox.ModeOff, Reason: "turned off by configuration (tools.sandbox.mode = \"off\"): the command ran unconfined"}}, nil
 	}
+	// The launcher, not fluzo-tool, execs the program: check here what the
+	// spawn itself would have refused, so it is still spawn_failed rather
+	// than a command that ran and exited 1.
+	if err := unix.Access(argv[0], unix.X_OK); err != nil {
+		return nil, core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
+			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
+	}
 	abi := sandbox.ABI()
 	if abi == 0 {
 		return nil, sandbox.Unavailable("the kernel offers no Landlock (or it is disabled)")
