@@ -124,6 +124,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	}
 	out := s.supervise(ctx, id, p)
 	changed := sandbox.CompareProtected(before, sandbox.CaptureProtected(s.root.Dir()))
+	box.explainRefusals(out.Stdout + out.Stderr)
 	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), TimeoutSeconds: timeout, TimeoutCapped: capped,
 		Sandbox: box.effective, ProtectedChanged: changed, Outcome: out}, nil
 }

@@ -84,6 +84,21 @@ func refusesText(p *sandbox.Plan, protected string) string {
 	return t
 }
 
+// refusalSigns are how programs report an access the sandbox refused.
+var refusalSigns = []string{"Permission denied", "Read-only file system", "Operation not permitted", "EACCES", "EPERM", "EROFS"}
+
+// explainRefusals keeps the "refuses" explanation only in the result of a
+// command whose output shows a refusal: every other result stays short,
+// since each one enters the model's context.
+func (b *commandSandbox) explainRefusals(output string) {
+	for _, sign := range refusalSigns {
+		if strings.Contains(output, sign) {
+			return
+		}
+	}
+	b.effective.Refuses = ""
+}
+
 // protectedPaths are the absolute paths of the root-level protected names.
 func (s *Server) protectedPaths() []string {
 	var out []string
