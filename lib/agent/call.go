@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -54,6 +55,11 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	// meanwhile (the command's partial output and how it ended).
 	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
+	}
+	if sandboxUnavailable(out) {
+		// Fail closed: no command can run unconfined, so the task stops
+		// here rather than letting the model try other commands.
+		return stopWith(core.CodeFailed, string(sandbox.CodeUnavailable), out.Error)
 	}
 	var lost *errBackendLost
 	if errors.As(stop, &lost) {
@@ -170,14 +176,14 @@ func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 		exit, output := execResult(out)
 		if stop := stoppedByCancel(out); stop.Cancelled {
 			// A cancelled command has no exit code and is no test failure.
-			a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
+			a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
 			return
 		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)
 		}
-		a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
+		a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
 		if l := a.loops.observeTest(failure); l != nil {
 			a.found = append(a.found, *l)
 			a.record(ctx, core.EvLoopDetected, l)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -139,6 +140,12 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		return Verdict{Verification: VerifyNotRun, Reason: ReasonToolBackendLost}
 	}
 	a.Journal.OpResult(ctx, a.refs, op, out, "")
+	if sandboxUnavailable(out) {
+		// Not a verdict on the work: the command was refused unrun.
+		v := Verdict{Verification: VerifyNotRun, Reason: string(sandbox.CodeUnavailable)}
+		a.record(ctx, core.EvVerification, v)
+		return v
+	}
 	exit, output := execResult(out)
 	state, serr := WorkspaceFingerprint(ctx, a.Root)
 	if serr != nil {

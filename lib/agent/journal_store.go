@@ -86,7 +86,7 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 		}
 		if len(t.Config) > 0 {
 			sum := sha256.Sum256(t.Config)
-			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config)}
+			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config), Sandbox: t.Sandbox}
 			return add(tx.SaveConfigSnapshot(&snap))
 		}
 		return nil

@@ -138,6 +138,15 @@ var schema = []Setting{
 	{Key: "tools.shell.env", Kind: KindStringMap, Default: map[string]string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
 		Description: "Non-secret literal environment variables set for commands; credential-looking and code-injecting names are refused. Changes need consent."},
 
+	enumSetting("tools.sandbox.mode", "landlock", []string{"landlock", "off"}, ApplyFuture, PrivacySecurity,
+		"OS sandbox of commands (exec and shell), enforced inside fluzo-tool: landlock confines writes to the workspace (minus .git, .fluzo, .fluzodrive), its private TMPDIR and the build caches, hides the home directory's credential files and denies TCP; where the kernel has no Landlock, commands fail with sandbox_unavailable. off runs commands unconfined, and results say so."),
+	enumSetting("tools.sandbox.network", "deny", []string{"deny", "allow"}, ApplyFuture, PrivacySecurity,
+		"TCP connect and bind for sandboxed commands (Landlock ABI 4 or newer). UDP, such as DNS, is not restricted."),
+	{Key: "tools.sandbox.writable", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Extra absolute paths sandboxed commands may write beneath (e.g. a cache the defaults miss). Never list the home directory: it holds credential files."},
+	{Key: "tools.sandbox.readable", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Extra absolute paths sandboxed commands may read and execute beneath (e.g. a toolchain outside PATH)."},
+
 	enumSetting("policy.shell", "ask", askModes, ApplyFuture, PrivacySecurity,
 		"Commands (exec and shell). An explicit deny wins over grants and YOLO."),
 	enumSetting("policy.tool_network", "deny", askModes, ApplyFuture, PrivacySecurity,
