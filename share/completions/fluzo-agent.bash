@@ -18,6 +18,7 @@ _fluzo_agent() {
       "/run") p="/run"; n=0 ;;
       "/resume") p="/resume"; n=0 ;;
       "/serve") p="/serve"; n=0 ;;
+      "/acp") p="/acp"; n=0 ;;
       "/debug") p="/debug"; n=0 ;;
       "/debug/prompt") p="/debug/prompt"; n=0 ;;
       "/status") p="/status"; n=0 ;;
@@ -34,7 +35,7 @@ _fluzo_agent() {
   fi
   if [[ -n $kv ]]; then
     case "$p $kvflag" in
-      "/run --set"|"/resume --set"|"/serve --set")
+      "/run --set"|"/resume --set"|"/serve --set"|"/acp --set")
         case "$kv" in
           "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
           "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
@@ -73,6 +74,9 @@ _fluzo_agent() {
       "/serve --workspace"|"/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
+      "/acp --workspace"|"/acp -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/acp --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/acp --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
       "/debug/prompt --workspace"|"/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/status --workspace"|"/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/cancel --workspace"|"/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -91,10 +95,11 @@ _fluzo_agent() {
   fi
   local words=""
   case "$p" in
-    "") words="run resume serve debug status cancel kill --help" ;;
+    "") words="run resume serve acp debug status cancel kill --help" ;;
     "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/serve") words="--workspace -C --config --set --help" ;;
+    "/acp") words="--workspace -C --config --set --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/status") words="--workspace -C --json --help" ;;

@@ -25,6 +25,9 @@ function __fluzo_agent_path
       case '@/serve'
         set p '@/serve'
         set n 0
+      case '@/acp'
+        set p '@/acp'
+        set n 0
       case '@/debug'
         set p '@/debug'
         set n 0
@@ -123,6 +126,7 @@ complete -c fluzo-agent -f
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
@@ -149,6 +153,9 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'; and test (
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/debug/prompt\'' -l show-content -d 'include each section\'s text'

@@ -39,6 +39,7 @@ _fluzo() {
       "/agent/run") p="/agent/run"; n=0 ;;
       "/agent/resume") p="/agent/resume"; n=0 ;;
       "/agent/serve") p="/agent/serve"; n=0 ;;
+      "/agent/acp") p="/agent/acp"; n=0 ;;
       "/agent/debug") p="/agent/debug"; n=0 ;;
       "/agent/debug/prompt") p="/agent/debug/prompt"; n=0 ;;
       "/agent/status") p="/agent/status"; n=0 ;;
@@ -99,7 +100,7 @@ _fluzo() {
   fi
   if [[ -n $kv ]]; then
     case "$p $kvflag" in
-      "/run --set"|"/agent/run --set"|"/agent/resume --set"|"/agent/serve --set"|"/admit --set"|"/tui --set")
+      "/run --set"|"/agent/run --set"|"/agent/resume --set"|"/agent/serve --set"|"/agent/acp --set"|"/admit --set"|"/tui --set")
         case "$kv" in
           "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
           "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
@@ -146,6 +147,9 @@ _fluzo() {
       "/agent/serve --workspace"|"/agent/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/agent/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
+      "/agent/acp --workspace"|"/agent/acp -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/acp --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/agent/acp --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
       "/agent/debug/prompt --workspace"|"/agent/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/status --workspace"|"/agent/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/cancel --workspace"|"/agent/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -235,10 +239,11 @@ _fluzo() {
     "/telemetry/health") words="--json --help" ;;
     "/telemetry/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/telemetry/purge") words="--local --dry-run --yes --json --help" ;;
-    "/agent") words="run resume serve debug status cancel kill --help" ;;
+    "/agent") words="run resume serve acp debug status cancel kill --help" ;;
     "/agent/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/agent/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/agent/serve") words="--workspace -C --config --set --help" ;;
+    "/agent/acp") words="--workspace -C --config --set --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/agent/status") words="--workspace -C --json --help" ;;

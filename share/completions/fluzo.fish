@@ -88,6 +88,9 @@ function __fluzo_path
       case '@/agent/serve'
         set p '@/agent/serve'
         set n 0
+      case '@/agent/acp'
+        set p '@/agent/acp'
+        set n 0
       case '@/agent/debug'
         set p '@/agent/debug'
         set n 0
@@ -399,6 +402,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l json -d 'p
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'debug' -d 'inspect what the runtime recorded (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
@@ -425,6 +429,9 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'; and test (__fluz
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
@@ -598,7 +605,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l reduced-motion -d 'no 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l theme -r -d 'default or high-contrast (default tui.theme)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l ascii -d 'draw with ASCII only'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l no-color -d 'no colour (also when NO_COLOR is set)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l mouse -d 'capture the mouse (wheel scrolls; ctrl+o releases it)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l mouse -d 'capture the mouse (wheel scrolls, click selects; ctrl+o releases it)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l dev-menu -d 'enable the developer menu (not in this release: accepted, no menu yet)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l no-dev-menu -d 'disable the developer menu (the default)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l draft -r -d 'pre-fill the composer with TEXT'
