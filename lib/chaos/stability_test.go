@@ -137,6 +137,12 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 		}
 	}
 	<-done
+	if ctx.Err() != nil {
+		bad("the agent did not exit within 2 minutes")
+	}
+	// The checks get their own deadline (see runOne).
+	ctx, cancelPost := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancelPost()
 	status := judgeExit(agent.ProcessState, stdout.String(), stderr.String(), bad)
 	if v.want != "" && status != v.want {
 		bad("ended %q, want %q: %.400s", status, v.want, errorOf(lastLine(stdout.String())))
