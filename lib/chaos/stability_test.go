@@ -161,7 +161,11 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 		st := readState(db, bad)
 		// A handled outcome leaves nothing for recovery to settle.
 		if len(st.runningAttempts) > 0 || len(st.unresolvedOps) > 0 {
-			bad("left running attempts %v / unresolved operations %v", st.runningAttempts, st.unresolvedOps)
+			var states []string
+			for _, op := range st.unresolvedOps {
+				states = append(states, op+"="+st.opState[op])
+			}
+			bad("left running attempts %v / unresolved operations %v", st.runningAttempts, states)
 		}
 		if code, out := run(ctx, ws, env, "fluzo-store", "check"); code != 0 {
 			bad("fluzo-store check exit %d: %s", code, out)
