@@ -39,6 +39,7 @@ func checkCombinations(c *Config, ds *diagnostics) {
 			ds.add("tools.shell.env", "non-secret literals only", "%s looks like a secret; literal credentials are not allowed in .fluzo", name)
 		}
 	}
+	checkMCPServers(c, ds)
 	for _, spec := range c.Strings("policy.grants") {
 		if problem := grantspec.Check(spec); problem != "" {
 			ds.add("policy.grants", "grant specs such as \"exec:cargo test\"", "%s", problem)
