@@ -150,6 +150,8 @@ var schema = []Setting{
 		"Pushing to git remotes."),
 	enumSetting("policy.destructive_commands", "deny", []string{"ask", "deny"}, ApplyFuture, PrivacySecurity,
 		"Commands that discard work (rm -r, git reset --hard, git clean -f, git push --force, ...)."),
+	enumSetting("policy.mcp", "ask", []string{"ask", "deny"}, ApplyFuture, PrivacySecurity,
+		"Calls of MCP server tools: ask (approve each, or grant mcp:SERVER/TOOL) or deny all. Server hints never authorize."),
 	enumSetting("policy.filesystem", "workspace", []string{"workspace"}, ApplyFuture, PrivacySecurity,
 		"File tools reach only the workspace root; .git, .fluzo and .fluzodrive are protected."),
 	enumSetting("policy.credentials", "deny", []string{"deny"}, ApplyFuture, PrivacySecurity,

@@ -1,8 +1,9 @@
 package mcp
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
 // Prefix starts every model-visible MCP tool name.
@@ -12,13 +13,12 @@ const Prefix = "mcp__"
 // accept.
 const maxModelName = 64
 
-var modelNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
-
 // ModelName is the model-visible name of server's tool: mcp__NAME__TOOL,
-// with characters a function name cannot hold replaced by '_'. ok is
+// with characters a function name cannot hold replaced by '_' (the rule
+// policy's mcp:SERVER/TOOL targets share). ok is
 // false when the name would be too long to offer.
 func ModelName(server, tool string) (string, bool) {
-	n := Prefix + server + "__" + modelNameChars.ReplaceAllString(tool, "_")
+	n := Prefix + server + "__" + grantspec.MCPToolPart(tool)
 	return n, len(n) <= maxModelName
 }
 
