@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 )
 
 // call runs one complete tool call through the operation lifecycle:
@@ -107,6 +108,9 @@ func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
+	if mcp.IsModelName(call.Name) {
+		return a.dispatchMCP(ctx, call)
+	}
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	var lost *errBackendLost
 	if errors.As(err, &lost) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/config"
@@ -118,6 +119,7 @@ func (m *Manager) Sync(ctx context.Context) bool {
 		if !s.alive() || !s.changed.Swap(false) {
 			continue
 		}
+		before := s.started()["tools"]
 		lctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.StartupSeconds)*time.Second)
 		err := s.list(lctx)
 		cancel()
@@ -125,9 +127,12 @@ func (m *Manager) Sync(ctx context.Context) bool {
 			m.opts.Record(core.EvMCPToolsChanged, map[string]any{"server": s.cfg.Name, "error": core.Errorf(ReasonCallFailed, "tools/list failed: %s", describeErr(err))})
 			continue
 		}
+		after := s.started()["tools"]
+		if reflect.DeepEqual(before, after) {
+			continue // announced, but the offered list is the same
+		}
 		changed = true
-		d := s.started()
-		m.opts.Record(core.EvMCPToolsChanged, map[string]any{"server": s.cfg.Name, "tools": d["tools"], "skipped": s.skipped})
+		m.opts.Record(core.EvMCPToolsChanged, map[string]any{"server": s.cfg.Name, "tools": after, "skipped": s.skipped})
 	}
 	if changed {
 		m.index()
