@@ -62,11 +62,11 @@ func mcpNpmDir(ts *testscript.TestScript) string {
 // (the same behind a wrapper that appends every client message to
 // $WORK/mcp-NAME.log and writes its process group to $WORK/mcp-NAME.pid),
 // filesystem (server-filesystem rooted at the workspace, "."), hostile
-// (a server whose tool description carries control sequences) or http
-// (transport = "http"; give url=...). FIELDs are more keys of the table.
+// (a server whose tool description carries control sequences), stdio
+// (give command=...) or http (transport = "http"; give url=...). FIELDs are more keys of the table.
 func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: mcp-server DIR NAME everything|logged|filesystem|hostile|http [FIELD=TOML...]")
+		ts.Fatalf("usage: mcp-server DIR NAME everything|logged|filesystem|hostile|stdio|http [FIELD=TOML...]")
 	}
 	dir, name, kind := ts.MkAbs(args[0]), args[1], args[2]
 	npm := mcpNpmDir(ts)
@@ -86,6 +86,8 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 		lines = append(lines, tomlArgv("node", filepath.Join(ts.Getenv("FLUZO_REPO"), "lib", "mcp", "testdata", "hostile.mjs"), npm))
 	case "http":
 		lines = append(lines, `transport = "http"`)
+	case "stdio":
+		// the FIELDs give the command
 	default:
 		ts.Fatalf("mcp-server: unknown kind %q", kind)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
-	"github.com/josecorral/fluzo/lib/grantspec"
 	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/policy"
 )
@@ -103,7 +102,8 @@ func mcpOperation(tool string) policy.Operation {
 	if !ok {
 		return policy.Operation{Kind: policy.KindMCP, Undecodable: "the name is not mcp__SERVER__TOOL"}
 	}
-	return policy.Operation{Kind: policy.KindMCP, Target: server + "/" + grantspec.MCPToolPart(part)}
+	// A name with characters no offered tool has fails validation: denied.
+	return policy.Operation{Kind: policy.KindMCP, Target: server + "/" + part}
 }
 
 // mcpServers is the configuration the owner hands each runner.

@@ -24,7 +24,8 @@ operations against the workspace policy, grants and YOLO and answers allow,
 deny or ask, one JSON line per operation. "config" validates, shows, creates
 and edits the workspace's .fluzo through the typed settings registry, so every
 key has one definition, one default and one valid range. "lock" shows which
-process owns the workspace.
+process owns the workspace. "mcp" lists the configured MCP servers and, on
+explicit request, connects to one and lists its tools.
 
 Precedence of settings: built-in defaults, then the workspace .fluzo (or
 --config FILE), then explicit --set KEY=VALUE overrides. There is no global
@@ -35,7 +36,7 @@ settings file, and environment variables never become settings.`,
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for this invocation, as `KEY=VALUE` (repeatable)"},
 		},
 		Before:   resolveWorkspace,
-		Commands: []*cli.Command{checkCommand(), configCommand(), lockCommand()},
+		Commands: []*cli.Command{checkCommand(), configCommand(), lockCommand(), mcpCommand()},
 	}
 }
 
