@@ -216,3 +216,30 @@ func waitFor(t *testing.T, cond func() bool, d time.Duration) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestAnnouncedListChangeIsAppliedBySync(t *testing.T) {
+	hostile, _ := filepath.Abs("testdata/hostile.mjs")
+	m, evs := open(t, t.TempDir(), stdioServer("hostile", "node", hostile, npmDir(t)))
+	if _, ok := m.Lookup("mcp__hostile__extra"); ok {
+		t.Fatal("extra is offered before it exists")
+	}
+	if m.Sync(context.Background()) {
+		t.Fatal("Sync changed an unchanged list")
+	}
+	if out := m.Call(context.Background(), "mcp__hostile__grow", nil); !out.OK {
+		t.Fatalf("grow: %+v", out)
+	}
+	// The notification is asynchronous: wait for the server's word, not
+	// for time.
+	waitFor(t, func() bool { return m.servers[0].changed.Load() }, 10*time.Second)
+	if !m.Sync(context.Background()) {
+		t.Fatal("Sync did not apply the change")
+	}
+	if _, ok := m.Lookup("mcp__hostile__extra"); !ok {
+		t.Errorf("extra is not offered after the change: %+v", m.Tools())
+	}
+	last := (*evs)[len(*evs)-1]
+	if last.typ != core.EvMCPToolsChanged {
+		t.Errorf("events: %+v", *evs)
+	}
+}
