@@ -23,6 +23,7 @@ func init() {
 	register("mcp-redirect-start", mcpRedirectStart)
 	register("mcp-wait-call", mcpWaitCall)
 	register("mcp-kill", mcpKill)
+	register("mcp-gone", mcpGone)
 }
 
 // The real npm MCP servers live in the checkout's ignored bin/tools/npm,
@@ -62,11 +63,13 @@ func mcpNpmDir(ts *testscript.TestScript) string {
 // (the same behind a wrapper that appends every client message to
 // $WORK/mcp-NAME.log and writes its process group to $WORK/mcp-NAME.pid),
 // filesystem (server-filesystem rooted at the workspace, "."), hostile
-// (a server whose tool description carries control sequences), stdio
+// (a server whose tool description carries control sequences), lingering
+// (the same, ignoring the end of its input and writing its pid to
+// $WORK/mcp-NAME.pid, so only a signal ends it), stdio
 // (give command=...) or http (transport = "http"; give url=...). FIELDs are more keys of the table.
 func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: mcp-server DIR NAME everything|logged|filesystem|hostile|stdio|http [FIELD=TOML...]")
+		ts.Fatalf("usage: mcp-server DIR NAME everything|logged|filesystem|hostile|lingering|stdio|http [FIELD=TOML...]")
 	}
 	dir, name, kind := ts.MkAbs(args[0]), args[1], args[2]
 	npm := mcpNpmDir(ts)
@@ -82,8 +85,11 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 		lines = append(lines, tomlArgv("sh", wrapper))
 	case "filesystem":
 		lines = append(lines, tomlArgv("node", filepath.Join(npm, mcpFilesystemJS), "."))
-	case "hostile":
+	case "hostile", "lingering":
 		lines = append(lines, tomlArgv("node", filepath.Join(ts.Getenv("FLUZO_REPO"), "lib", "mcp", "testdata", "hostile.mjs"), npm))
+		if kind == "lingering" {
+			lines = append(lines, fmt.Sprintf(`env = { HOSTILE_LINGER = "1", HOSTILE_PIDFILE = %q }`, filepath.Join(ts.Getenv("WORK"), "mcp-"+name+".pid")))
+		}
 	case "http":
 		lines = append(lines, `transport = "http"`)
 	case "stdio":
@@ -191,6 +197,48 @@ func mcpWaitCall(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("server %s received no tools/call of %s within a minute", args[0], args[1])
+}
+
+// mcp-gone NAME waits (up to a minute) until no process of the logged
+// or lingering server NAME's process group is left (zombies aside). A parent-death
+// signal lands a moment after the parent is seen to exit, so this waits
+// on the group's state; it never passes while a member lives.
+func mcpGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mcp-gone NAME")
+	}
+	b, err := os.ReadFile(filepath.Join(ts.Getenv("WORK"), "mcp-"+args[0]+".pid"))
+	ts.Check(err)
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	ts.Check(err)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(groupMembers(pgid)) == 0 {
+			return
+		}
+	}
+	ts.Fatalf("processes of server %s's group %d are still running: %v", args[0], pgid, groupMembers(pgid))
+}
+
+// groupMembers lists the live (non-zombie) processes of group pgid.
+func groupMembers(pgid int) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// Fields after the command (which may hold spaces) start at ')'.
+		rest := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(rest) > 2 && rest[0] != "Z" && rest[2] == strconv.Itoa(pgid) {
+			out = append(out, strconv.Itoa(pid))
+		}
+	}
+	return out
 }
 
 // mcp-kill NAME kills the logged server NAME's whole process group with
