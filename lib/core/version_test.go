@@ -24,3 +24,16 @@ func TestVersionStampFromBuildSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionLinePrefersTheStampSetAtBuildTime(t *testing.T) {
+	saved := [3]string{Version, Commit, Date}
+	defer func() { Version, Commit, Date = saved[0], saved[1], saved[2] }()
+	Version, Commit, Date = "0.2.0", "3885b21a0c1d", "2026-12-01T19:00:00Z"
+	if got, want := VersionLine("fluzo-store"), "fluzo-store 0.2.0 (3885b21a0c1d 2026-12-01T19:00:00Z)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	Date = ""
+	if got, want := VersionLine("fluzo"), "fluzo 0.2.0 (3885b21a0c1d unknown)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
