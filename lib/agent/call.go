@@ -78,7 +78,7 @@ var _ approvalExpecter = (*Port)(nil)
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
-	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule, ServerHints: a.mcpHints(call.Name)}
 	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
 		e.expect(p)

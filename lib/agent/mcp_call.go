@@ -95,6 +95,16 @@ func (a *run) dispatchMCP(ctx context.Context, call toolCall) (toolOutcome, erro
 	return res, nil
 }
 
+// mcpHints are the server's claims about an offered MCP tool, for the
+// approval display.
+func (a *run) mcpHints(tool string) []string {
+	if a.mcp == nil {
+		return nil
+	}
+	t, _ := a.mcp.m.Lookup(tool)
+	return t.Hints
+}
+
 // mcpOperation is the operation policy evaluates for mcp__NAME__TOOL:
 // the call's name decides, never what the server says about the tool.
 func mcpOperation(tool string) policy.Operation {
