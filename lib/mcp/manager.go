@@ -214,7 +214,7 @@ func (m *Manager) callFailed(ctx context.Context, s *server, model string, err e
 	case s.alive() && timedOut:
 		why = "no answer within call_timeout_seconds"
 	}
-	out := Outcome{Unknown: true, Error: core.Errorf(core.CodeFailed,
+	out := Outcome{Unknown: true, Error: core.Errorf(core.CodeUnknownOutcome,
 		"outcome unknown: %s; it may have taken effect, so check before repeating it", why).With("reason", ReasonServerLost).With("server", s.cfg.Name)}
 	if !s.alive() {
 		m.restart(context.WithoutCancel(ctx), s, model)
