@@ -243,3 +243,18 @@ func TestAnnouncedListChangeIsAppliedBySync(t *testing.T) {
 		t.Errorf("events: %+v", *evs)
 	}
 }
+
+func TestStderrTailRedactsTheSecretsGivenToTheServer(t *testing.T) {
+	t.Setenv("MCP_TEST_SECRET", "s3cr3t-value")
+	s := stdioServer("leaky", "sh", "-c", `echo "starting with token $SERVICE_TOKEN" >&2; exit 3`)
+	s.SecretEnv = map[string]string{"SERVICE_TOKEN": "MCP_TEST_SECRET"}
+	_, evs := open(t, t.TempDir(), s)
+	if len(*evs) != 1 || (*evs)[0].typ != core.EvMCPServerFailed {
+		t.Fatalf("events: %+v", *evs)
+	}
+	fe := (*evs)[0].data["error"].(*core.Error)
+	tail, _ := fe.Details["stderr_tail"].(string)
+	if strings.Contains(tail, "s3cr3t-value") || !strings.Contains(tail, "starting with token <redacted>") {
+		t.Errorf("stderr tail: %q", tail)
+	}
+}

@@ -27,6 +27,7 @@ type server struct {
 	skipped  []Skipped
 	version  string
 	restarts int
+	getenv   func(string) string
 }
 
 // connect starts (stdio) or reaches (http) the server, negotiates the
@@ -34,6 +35,7 @@ type server struct {
 func (s *server) connect(ctx context.Context, root string, environ []string, getenv func(string) string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.StartupSeconds)*time.Second)
 	defer cancel()
+	s.getenv = getenv
 	var t sdk.Transport
 	var err error
 	s.child = nil
@@ -94,11 +96,20 @@ func (s *server) startError(ctx context.Context, err error) error {
 	return e
 }
 
+// stderrTail is the end of a stdio server's stderr for durable events:
+// the secrets Fluzo handed the server are redacted (a server may print
+// its environment), then it is bounded and made terminal-safe.
 func (s *server) stderrTail() string {
 	if s.child == nil {
 		return ""
 	}
-	t, _ := termsafe.Head(strings.TrimSpace(s.child.stderr.String()), 512)
+	text := s.child.stderr.String()
+	for _, ref := range s.cfg.SecretEnv {
+		if v := s.getenv(ref); v != "" {
+			text = strings.ReplaceAll(text, v, "<redacted>")
+		}
+	}
+	t, _ := termsafe.Head(strings.TrimSpace(text), 512)
 	return termsafe.Text(t)
 }
 
