@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/coder/acp-go-sdk v0.13.0
 	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/go-logr/logr v1.4.4
 	github.com/google/renameio/v2 v2.0.2

@@ -128,7 +128,8 @@ func tuiSignal(ts *testscript.TestScript, neg bool, args []string) {
 
 // tui-exited waits until the pane's process ended and checks the
 // terminal was left as found: alternate screen off, and the byte stream
-// restores every mode the TUI turned on.
+// restores every mode the TUI turned on (alternate screen, bracketed
+// paste, focus reporting, mouse capture when it was on).
 func tuiExited(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(30 * time.Second)
 	for strings.TrimSpace(mustTmux(ts, "display-message", "-p", "-t", "tui", "#{pane_dead}")) != "1" {
@@ -142,8 +143,11 @@ func tuiExited(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	time.Sleep(200 * time.Millisecond) // pipe-pane flushes
 	b, _ := os.ReadFile(filepath.Join(ts.Getenv("WORK"), "tui.bytes"))
-	for _, mode := range []string{"\x1b[?1049h", "\x1b[?2004h"} {
+	for _, mode := range []string{"\x1b[?1049h", "\x1b[?2004h", "\x1b[?1004h", "\x1b[?1000h", "\x1b[?1006h"} {
 		on := strings.LastIndex(string(b), mode)
+		if on < 0 && (mode == "\x1b[?1000h" || mode == "\x1b[?1006h") {
+			continue // mouse capture is only on when asked for
+		}
 		off := strings.LastIndex(string(b), strings.Replace(mode, "h", "l", 1))
 		if on < 0 || off < on {
 			ts.Fatalf("mode %q was not restored after exit (on at %d, off at %d)", mode[2:], on, off)

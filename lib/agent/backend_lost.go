@@ -49,3 +49,18 @@ func (a *run) backendLost(ctx context.Context, op string, lost *errBackendLost) 
 	a.record(ctx, core.EvToolBackendRestarted, map[string]any{"after_operation": op, "restarts": a.backendRestarts})
 	return nil
 }
+
+// lostBackendBlocksCompletion keeps an attempt whose tool backend was lost
+// (and restarted) from ending completed, waiver or not (issue 12): a call
+// that ran when the backend vanished has an unknown effect, and a
+// verification pass at the end proves the final state, not what that call
+// did, so "completed" would record a guess as a fact. The verdict stays in
+// the result as evidence; resuming runs a fresh attempt that can complete.
+func (a *run) lostBackendBlocksCompletion() error {
+	if a.backendRestarts == 0 {
+		return nil
+	}
+	return core.Errorf(core.CodeFailed, "the tool backend was lost during this attempt and restarted; a call it was running may or may not have taken effect").
+		With("restarts", a.backendRestarts).
+		WithHint("check the workspace (fluzo-store show TASK lists the unknown operation), then resume the task to finish it with a fresh attempt")
+}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -31,13 +32,18 @@ const twoExecs = `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"x2","match":{"tool_result":{"tool":"exec"}},"respond":{"tool_calls":[{"id":"c2","name":"exec","arguments":{"argv":["true"]}}]}},
  {"id":"done","match":{"tool_result":{"tool":"exec"}},"respond":{"text":"done"}}]}`
 
+// One loss, one restart: the model carries on (the second exec runs on
+// the new backend), but the attempt never ends completed, waiver or not.
 func TestLostBackendOperationIsUnknownAndRestartedOnce(t *testing.T) {
 	h := newHarness(t, nil, twoExecs, "exec:true")
 	dt := &dyingTools{Tools: h.runner.Tools, lose: 1}
 	h.runner.Tools = dt
 	res := h.runner.Run(context.Background(), taskStart{Request: "run", NoVerify: true})
-	if res.Status != "completed" || dt.restarts != 1 {
-		t.Fatalf("one loss, one restart: %+v (restarts %d)", res, dt.restarts)
+	if res.Status != string(core.CodeFailed) || res.Reason != ReasonToolBackendLost || res.ExitCode() != 1 || dt.restarts != 1 {
+		t.Fatalf("one loss, one restart, not completed: %+v (restarts %d)", res, dt.restarts)
+	}
+	if res.ToolCalls != 2 || !res.Verification.Completed || res.Error == nil || !strings.HasPrefix(res.Summary, "Not completed: the tool backend was lost") {
+		t.Fatalf("the run must go on after the restart and say why it is not completed: %+v", res)
 	}
 	if h.count(core.EvOperationUnknown) != 1 || h.count(core.EvToolBackendRestarted) != 1 || h.count(core.EvToolBackendLost) != 1 {
 		t.Fatalf("unknown %d restarted %d lost %d", h.count(core.EvOperationUnknown), h.count(core.EvToolBackendRestarted), h.count(core.EvToolBackendLost))
@@ -76,5 +82,20 @@ func TestLostBackendWithoutRestartFailsAtOnce(t *testing.T) {
 	}
 	if h.count(core.EvToolBackendRestarted) != 0 || h.count(core.EvOperationUnknown) != 1 {
 		t.Fatalf("restarted %d unknown %d", h.count(core.EvToolBackendRestarted), h.count(core.EvOperationUnknown))
+	}
+}
+
+// A verification command that passes after the restart proves the final
+// state, not what the lost call did: still not completed.
+func TestLostBackendWithPassingVerificationIsNotCompleted(t *testing.T) {
+	h := newHarness(t, nil, twoExecs, "exec:true")
+	dt := &dyingTools{Tools: h.runner.Tools, lose: 1}
+	h.runner.Tools = dt
+	res := h.runner.Run(context.Background(), taskStart{Request: "run", Verify: "true"})
+	if res.Status != string(core.CodeFailed) || res.Reason != ReasonToolBackendLost || dt.restarts != 1 {
+		t.Fatalf("result: %+v (restarts %d)", res, dt.restarts)
+	}
+	if res.Verification.Verification != VerifyPassed {
+		t.Fatalf("the passing verification stays in the result as evidence: %+v", res.Verification)
 	}
 }

@@ -27,6 +27,12 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	case err != nil:
 		status, reason, res.Error = core.CodeOf(err), "error", core.AsError(err)
 	}
+	if ctx.Err() != nil && status == core.CodeFailed && reason != ReasonToolBackendLost {
+		// A failure the cancellation itself caused (git inspection or a
+		// call cut short) is the cancellation: the user asked to stop,
+		// and "failed" would blame the workspace.
+		status, reason, res.Error = core.CodeCancelled, "cancelled", cancelledError(res.Error)
+	}
 	// Finishing work (verification, diff, records) must happen even when
 	// the run was cancelled.
 	fctx := context.WithoutCancel(ctx)
@@ -41,6 +47,8 @@ func (a *run) finish(ctx context.Context, err error) Result {
 			if a.denied {
 				status, reason = core.CodePermissionDenied, "denied_required_work"
 			}
+		} else if lostErr := a.lostBackendBlocksCompletion(); lostErr != nil {
+			status, reason, res.Error = core.CodeFailed, ReasonToolBackendLost, core.AsError(lostErr)
 		}
 	} else if reason == ReasonVerificationNotConfigured {
 		res.Verification = DecideVerification("", false, nil, a.editSeq, "")
@@ -60,6 +68,9 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	res.Status, res.Reason = string(status), reason
 	res.Turns, res.ToolCalls, res.Summary, res.Loops, res.Usage, res.Pending = a.steps.Turns(), a.toolCalls, a.summary, a.found, a.tokens, a.pending
 	res.Summary = honestSummary(res.Summary, res.Verification, a.verifyRuns)
+	if reason == ReasonToolBackendLost && res.Summary != "" {
+		res.Summary = "Not completed: the tool backend was lost during this attempt, so a call's effect is unknown. The model's last message: " + res.Summary
+	}
 	task, attempt := outcomeStates(status)
 	if jerr := a.Journal.Finish(fctx, a.refs, task, attempt, reason); jerr != nil && res.Error == nil {
 		res.Status, res.Error = string(core.CodeStorageError), core.AsError(jerr)
@@ -166,4 +177,12 @@ func honestSummary(summary string, v Verdict, failedRuns int) string {
 		what += fmt.Sprintf(" (%d failed runs)", failedRuns)
 	}
 	return what + ". The model's last message: " + summary
+}
+
+// cancelledError keeps what the cancellation interrupted as the detail.
+func cancelledError(cut *core.Error) *core.Error {
+	if cut == nil {
+		return core.Errorf(core.CodeCancelled, "the task was cancelled")
+	}
+	return core.Errorf(core.CodeCancelled, "the task was cancelled while it ran (%s)", cut.Message)
 }

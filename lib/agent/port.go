@@ -97,12 +97,15 @@ func (p *Port) handlers() map[string]control.Handler {
 		"resume":             p.resume,
 		"diagnose":           p.diagnose,
 		"replay":             p.replay,
+		"new_session":        p.newSession,
+		"session":            p.session,
 	}
 }
 
 type startArgs struct {
 	core.Command
 	Request string   `json:"request"`
+	Session string   `json:"session,omitempty"` // "" starts a new session
 	Verify  string   `json:"verify,omitempty"`
 	Allow   []string `json:"allow,omitempty"`
 	// NoVerify waives verification explicitly, as --no-verify does.
@@ -119,7 +122,11 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 	if a.Request == "" {
 		return nil, core.Errorf(core.CodeInvalidRequest, "start_task needs a request").WithHint(`send "request":"what to do"`)
 	}
+	if err := p.checkSession(ctx, a.Session); err != nil {
+		return nil, err
+	}
 	return p.launch(func(opts TaskOptions) Result {
+		opts.Session = a.Session
 		opts.Request, opts.Verify, opts.Allow, opts.NoVerify = a.Request, a.Verify, a.Allow, a.NoVerify
 		return p.Owner.Run(context.WithoutCancel(ctx), opts)
 	})

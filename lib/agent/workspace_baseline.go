@@ -55,7 +55,8 @@ func (b *workspaceBaseline) Diff(ctx context.Context, touched []string) (json.Ra
 	if touched == nil {
 		touched = []string{}
 	}
-	return json.Marshal(relabelChanges(baseline.Compare(b.before, after, touched), after))
+	s := relabelChanges(baseline.Compare(b.before, after, touched), after)
+	return json.Marshal(countLines(ctx, b.root, b.env, s))
 }
 
 // relabelChanges replaces baseline's kind, which is relative to the

@@ -151,10 +151,13 @@ func checkRecovered(pre, post storeState, bad func(string, ...any)) {
 
 // checkWorkspace: every file the workload touches is in its before or
 // after state and the exec ran at most once.
-func checkWorkspace(ws string, bad func(string, ...any)) {
+func checkWorkspace(ws string, bad func(string, ...any)) { checkWorkspaceWith(ws, bigContent, bad) }
+
+// checkWorkspaceWith is checkWorkspace for a workload that writes big.
+func checkWorkspaceWith(ws, big string, bad func(string, ...any)) {
 	want := map[string][]string{
 		"notes.txt": {notesBefore, notesAfter},
-		"big.txt":   {"", bigContent}, // "" stands for absent
+		"big.txt":   {"", big}, // "" stands for absent
 		"exec.log":  {"", execLine},
 	}
 	for name, legal := range want {

@@ -3,5 +3,8 @@
 // against the simulator, SIGKILLs the agent, its tool child, its process
 // group or its whole process tree at a seeded moment, and then checks the
 // store, the workspace and the process table for every crash invariant.
-// The package has no non-test code; see chaos_test.go.
+// Its stability cohort (FLUZO_STABILITY=N, PRD §49.3) kills nothing: it
+// runs seeded variants with handled outcomes and counts unexpected deaths,
+// panics and broken invariants. The package has no non-test code; see
+// chaos_test.go and stability_test.go.
 package chaos

@@ -25,15 +25,22 @@ const (
 var bigContent = strings.Repeat("0123456789abcdef fluzo chaos payload line\n", 8000)
 
 // scenario returns the simulator script for the workload.
-func scenario() ([]byte, error) {
+func scenario() ([]byte, error) { return scenarioWith(bigContent) }
+
+// scenarioWith is the workload whose write call writes content.
+func scenarioWith(content string) ([]byte, error) {
 	call := func(id, name string, args map[string]any) map[string]any {
-		return map[string]any{"tool_calls": []any{map[string]any{"id": id, "name": name, "arguments": args}}}
+		// 4 KiB argument pieces: the simulator's default of 8 bytes makes
+		// the write call ~40,000 stream chunks, which on a starved CPU
+		// (seen at load 28 on 2 cores) took the agent 112 s to read and
+		// ran the attempt past the harness's 2-minute deadline.
+		return map[string]any{"tool_calls": []any{map[string]any{"id": id, "name": name, "arguments": args}}, "fragment": map[string]any{"size": 4096}}
 	}
 	steps := []any{
 		map[string]any{"id": "exec", "match": map[string]any{"messages": 2},
 			"respond": call("c1", "exec", map[string]any{"argv": []string{"sh", "-c", "sleep 0.2; printf 'ran\\n' >>exec.log"}})},
 		map[string]any{"id": "write", "match": map[string]any{"tool_result": map[string]any{"tool": "exec"}},
-			"respond": call("c2", "write", map[string]any{"path": "big.txt", "content": bigContent, "expect_version": tools.Absent})},
+			"respond": call("c2", "write", map[string]any{"path": "big.txt", "content": content, "expect_version": tools.Absent})},
 		map[string]any{"id": "edit", "match": map[string]any{"tool_result": map[string]any{"tool": "write"}},
 			"respond": call("c3", "edit", map[string]any{"path": "notes.txt", "old_string": "alpha", "new_string": "omega",
 				"expect_version": tools.Version([]byte(notesBefore))})},

@@ -109,6 +109,8 @@ type App struct {
 	dialogAt     time.Duration
 	sidebarOff   bool
 	mouseOn      bool
+	button1Down  bool // the primary button is held: its repeats are not clicks
+	blurred      bool // a focus-out was seen and no focus-in since
 
 	fr            frames
 	hist          history
@@ -222,13 +224,14 @@ func (a *App) wake(b batch) bool {
 
 // armTimer keeps at most one timer: animation frames while something
 // moves, else one at the next second of a running task's elapsed counter
-// (it ticks even at FPS 0), else none, so an idle screen costs nothing.
+// (it ticks even at FPS 0), else none, so an idle screen costs nothing —
+// nor does one in a terminal known to be unfocused (focus.go).
 func (a *App) armTimer() {
 	motion := a.motionActive()
-	if !motion {
+	if !motion || a.blurred {
 		a.moving = false
 	}
-	if !motion && !a.elapsedShown() {
+	if a.blurred || !motion && !a.elapsedShown() {
 		a.stopTimer()
 		return
 	}

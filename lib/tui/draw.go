@@ -194,8 +194,9 @@ func (a *App) drawSidebar(l layout) {
 	put(line{span(a.phase.String(), theme.Muted)})
 }
 
-// fileRow is one changed path with its counts; the runtime does not
-// report line counts yet, so they read "+? −?" (unknown), never 0.
+// fileRow is one changed path with its line counts; a count the runtime
+// does not know (a path already changed before the task, binary,
+// reverted) reads "+? −?", never 0.
 func (a *App) fileRow(f port.DiffChange, w int) line {
 	kind := map[string]string{"added": "A", "modified": "M", "deleted": "D", "reverted": "R"}[f.Kind]
 	if kind == "" {

@@ -22,6 +22,7 @@ var helpRows = [][3]string{
 	{"Chat", "space · c", "expand a tool card · copy (OSC 52)"},
 	{"Approval", "a · t · d", "approve once · for this task · deny"},
 	{"Approval", "enter · space", "never answer"},
+	{"Mouse (ctrl+o)", "wheel · click", "scroll · select an item, again: expand a tool"},
 }
 
 func (a *App) helpKey(ev *tcell.EventKey) {

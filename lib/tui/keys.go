@@ -24,6 +24,8 @@ func (a *App) input(ev tcell.Event) {
 		a.key(ev)
 	case *tcell.EventMouse:
 		a.mouse(ev)
+	case *tcell.EventFocus:
+		a.terminalFocus(ev)
 	}
 }
 
@@ -375,26 +377,6 @@ func (a *App) copySelected() {
 	}
 	a.scr.SetClipboard([]byte(s))
 	a.setNotice("copied to the clipboard (OSC 52)")
-}
-
-func (a *App) toggleMouse() {
-	a.mouseOn = !a.mouseOn
-	if a.mouseOn {
-		a.scr.EnableMouse()
-		a.setNotice("mouse on: wheel scrolls; ctrl+o releases it for terminal selection")
-	} else {
-		a.scr.DisableMouse()
-		a.setNotice("mouse released: the terminal's own selection works")
-	}
-}
-
-func (a *App) mouse(ev *tcell.EventMouse) {
-	switch {
-	case ev.Buttons()&tcell.WheelUp != 0:
-		a.scrollBy(-3)
-	case ev.Buttons()&tcell.WheelDown != 0:
-		a.scrollBy(3)
-	}
 }
 
 // ctrlC: cancel a running task (visible "stopping"); while stopping, ask

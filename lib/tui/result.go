@@ -57,7 +57,7 @@ func resultRows(a *App, r *port.Result, body int) []line {
 		if len(r.Diff.Changed) == 0 {
 			add(line{span("No files changed", theme.Muted)})
 		} else {
-			add(line{span(fmt.Sprintf("Changes (%d files; line counts not reported: +? %s?)", len(r.Diff.Changed), a.p.glyph("−", "-")), theme.Muted)})
+			add(line{span(a.changesHeading(r.Diff.Changed), theme.Muted)})
 			for _, f := range r.Diff.Changed {
 				add(a.fileRow(f, body-2))
 			}
@@ -67,6 +67,33 @@ func resultRows(a *App, r *port.Result, body int) []line {
 		}
 	}
 	return out
+}
+
+// changesHeading counts the files and totals the line counts the runtime
+// reported; when some are unknown it says what "+? −?" means rather than
+// add them up as 0.
+func (a *App) changesHeading(changed []port.DiffChange) string {
+	minus := a.p.glyph("−", "-")
+	added, removed, unknown := 0, 0, 0
+	for _, f := range changed {
+		if f.Added == nil || f.Removed == nil {
+			unknown++
+			continue
+		}
+		added, removed = added+*f.Added, removed+*f.Removed
+	}
+	files := "files"
+	if len(changed) == 1 {
+		files = "file"
+	}
+	s := fmt.Sprintf("Changes · %d %s · +%d %s%d", len(changed), files, added, minus, removed)
+	switch {
+	case unknown == len(changed):
+		s = fmt.Sprintf("Changes · %d %s · line counts unknown (+? %s?)", len(changed), files, minus)
+	case unknown > 0:
+		s += fmt.Sprintf(" · %d unknown (+? %s?)", unknown, minus)
+	}
+	return s
 }
 
 func (a *App) phaseOf(status string) phase {

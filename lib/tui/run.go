@@ -54,19 +54,6 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 	if c != nil {
 		go a.pumpRecords(c)
 	}
-	startDone := make(chan struct{})
-	if opts.Start != nil {
-		// The child starts beside the first frame, which never waits for
-		// it: the composer takes a draft while serve opens its store.
-		go func() {
-			defer close(startDone)
-			c, err := opts.Start()
-			a.box.setStarted(c, err)
-		}()
-	} else {
-		close(startDone)
-	}
-	defer func() { <-startDone }() // opts.Start's caller reads the client after Run
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
@@ -79,6 +66,21 @@ func Run(ctx context.Context, opts Options, c *port.Client) (err error) {
 		}
 	}()
 	a.begin()
+	startDone := make(chan struct{})
+	if opts.Start != nil {
+		// The child starts once the first frame is on the terminal, so
+		// its fork, exec and start-up never compete with that frame on a
+		// busy machine; the composer takes a draft while serve opens its
+		// store.
+		go func() {
+			defer close(startDone)
+			c, err := opts.Start()
+			a.box.setStarted(c, err)
+		}()
+	} else {
+		close(startDone)
+	}
+	defer func() { <-startDone }() // opts.Start's caller reads the client after Run
 	for a.wake(a.box.wait()) {
 	}
 	if a.startErr != nil {

@@ -59,7 +59,7 @@ var states = []struct {
 		running(h)
 		h.records(delta("Fixed the off-by-one in `count`."),
 			ev(8, "message", "", `{"role":"assistant","content":"Fixed the off-by-one in `+"`count`"+`."}`),
-			`{"v":1,"type":"result","status":"completed","task":"tsk_1","verification":{"completed":true,"verification":"passed","evidence":{"command":"cargo test","exit_code":0}},"diff":{"type":"diff_summary","pre_existing":["notes.txt"],"changed":[{"path":"src/lib.rs","kind":"modified"},{"path":"notes.txt","kind":"modified","pre_existing":true}]}}`)
+			`{"v":1,"type":"result","status":"completed","task":"tsk_1","verification":{"completed":true,"verification":"passed","evidence":{"command":"cargo test","exit_code":0}},"diff":{"type":"diff_summary","pre_existing":["notes.txt"],"changed":[{"path":"src/lib.rs","kind":"modified","added":4,"removed":1},{"path":"notes.txt","kind":"modified","pre_existing":true}]}}`)
 	}},
 	{"busy", func(h *harness) { h.app.begin(); h.app.wake(batch{lost: busyLost()}) }},
 }

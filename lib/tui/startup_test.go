@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,5 +98,35 @@ func TestRunPaintsBeforeStartReturns(t *testing.T) {
 	}
 	if err := <-done; err == nil || !strings.Contains(err.Error(), "cannot start fluzo-agent") {
 		t.Fatalf("Run returned %v, want the start error", err)
+	}
+}
+
+// slowShowScreen counts the frames that reached the terminal; each Show
+// takes a while, as a frame does on a loaded machine.
+type slowShowScreen struct {
+	tcell.SimulationScreen
+	shows atomic.Int32
+}
+
+func (s *slowShowScreen) Show() {
+	time.Sleep(50 * time.Millisecond)
+	s.SimulationScreen.Show()
+	s.shows.Add(1)
+}
+
+// serve is started only after the first frame is on the terminal: its
+// fork, exec and start-up never compete with the first frame.
+func TestServeStartsAfterTheFirstFrame(t *testing.T) {
+	scr := &slowShowScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8")}
+	shownAtStart := make(chan int32, 1)
+	start := func() (Conn, error) {
+		shownAtStart <- scr.shows.Load()
+		return nil, errors.New("cannot start fluzo-agent")
+	}
+	if err := Run(context.Background(), Options{Screen: scr, Clock: &manualClock{}, Start: start}, nil); err == nil {
+		t.Fatal("Run returned no error for a serve that cannot start")
+	}
+	if n := <-shownAtStart; n < 1 {
+		t.Fatalf("serve was started after %d frames were shown, want after the first", n)
 	}
 }

@@ -18,6 +18,7 @@ _fluzo_agent() {
       "/run") p="/run"; n=0 ;;
       "/resume") p="/resume"; n=0 ;;
       "/serve") p="/serve"; n=0 ;;
+      "/acp") p="/acp"; n=0 ;;
       "/debug") p="/debug"; n=0 ;;
       "/debug/prompt") p="/debug/prompt"; n=0 ;;
       "/status") p="/status"; n=0 ;;
@@ -26,6 +27,43 @@ _fluzo_agent() {
       *) n=$((n + 1)) ;;
     esac
   done
+  local kv="" kvflag="" kvcur="$cur"
+  if [[ $cur == = && COMP_CWORD -ge 3 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-1]}" kvflag="${COMP_WORDS[COMP_CWORD-2]}" kvcur=""
+  elif [[ ${COMP_WORDS[COMP_CWORD-1]} == = && COMP_CWORD -ge 4 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-2]}" kvflag="${COMP_WORDS[COMP_CWORD-3]}"
+  fi
+  if [[ -n $kv ]]; then
+    case "$p $kvflag" in
+      "/run --set"|"/resume --set"|"/serve --set"|"/acp --set")
+        case "$kv" in
+          "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
+          "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "decision.mode") COMPREPLY=($(compgen -W "shadow" -- "$kvcur")) ;;
+          "policy.credentials") COMPREPLY=($(compgen -W "deny" -- "$kvcur")) ;;
+          "policy.destructive_commands") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.filesystem") COMPREPLY=($(compgen -W "workspace" -- "$kvcur")) ;;
+          "policy.git_commit") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.git_push") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.mcp") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.shell") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.tool_network") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "storage.auto_expire") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.archive_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.capture_content") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.export_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.otlp_protocol") COMPREPLY=($(compgen -W "http/protobuf" -- "$kvcur")) ;;
+          "tools.shell.stdin") COMPREPLY=($(compgen -W "closed" -- "$kvcur")) ;;
+          "tui.dev_menu") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.flags.render_diagnostics") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.notifications.desktop_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.reduced_motion") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.theme") COMPREPLY=($(compgen -W "default high_contrast" -- "$kvcur")) ;;
+          *) COMPREPLY=() ;;
+        esac
+        return ;;
+    esac
+  fi
   if [[ -n $skip ]]; then
     case "$p ${COMP_WORDS[COMP_CWORD-1]}" in
       "/run --workspace"|"/run -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -37,6 +75,9 @@ _fluzo_agent() {
       "/serve --workspace"|"/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
+      "/acp --workspace"|"/acp -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/acp --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/acp --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
       "/debug/prompt --workspace"|"/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/status --workspace"|"/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/cancel --workspace"|"/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -55,10 +96,11 @@ _fluzo_agent() {
   fi
   local words=""
   case "$p" in
-    "") words="run resume serve debug status cancel kill --help" ;;
+    "") words="run resume serve acp debug status cancel kill --help" ;;
     "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/serve") words="--workspace -C --config --set --help" ;;
+    "/acp") words="--workspace -C --config --set --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/status") words="--workspace -C --json --help" ;;

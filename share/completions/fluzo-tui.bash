@@ -18,6 +18,43 @@ _fluzo_tui() {
       *) n=$((n + 1)) ;;
     esac
   done
+  local kv="" kvflag="" kvcur="$cur"
+  if [[ $cur == = && COMP_CWORD -ge 3 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-1]}" kvflag="${COMP_WORDS[COMP_CWORD-2]}" kvcur=""
+  elif [[ ${COMP_WORDS[COMP_CWORD-1]} == = && COMP_CWORD -ge 4 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-2]}" kvflag="${COMP_WORDS[COMP_CWORD-3]}"
+  fi
+  if [[ -n $kv ]]; then
+    case "$p $kvflag" in
+      " --set")
+        case "$kv" in
+          "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
+          "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "decision.mode") COMPREPLY=($(compgen -W "shadow" -- "$kvcur")) ;;
+          "policy.credentials") COMPREPLY=($(compgen -W "deny" -- "$kvcur")) ;;
+          "policy.destructive_commands") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.filesystem") COMPREPLY=($(compgen -W "workspace" -- "$kvcur")) ;;
+          "policy.git_commit") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.git_push") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.mcp") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.shell") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.tool_network") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "storage.auto_expire") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.archive_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.capture_content") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.export_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.otlp_protocol") COMPREPLY=($(compgen -W "http/protobuf" -- "$kvcur")) ;;
+          "tools.shell.stdin") COMPREPLY=($(compgen -W "closed" -- "$kvcur")) ;;
+          "tui.dev_menu") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.flags.render_diagnostics") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.notifications.desktop_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.reduced_motion") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.theme") COMPREPLY=($(compgen -W "default high_contrast" -- "$kvcur")) ;;
+          *) COMPREPLY=() ;;
+        esac
+        return ;;
+    esac
+  fi
   if [[ -n $skip ]]; then
     case "$p ${COMP_WORDS[COMP_CWORD-1]}" in
       " --workspace") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;

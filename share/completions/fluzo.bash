@@ -39,6 +39,7 @@ _fluzo() {
       "/agent/run") p="/agent/run"; n=0 ;;
       "/agent/resume") p="/agent/resume"; n=0 ;;
       "/agent/serve") p="/agent/serve"; n=0 ;;
+      "/agent/acp") p="/agent/acp"; n=0 ;;
       "/agent/debug") p="/agent/debug"; n=0 ;;
       "/agent/debug/prompt") p="/agent/debug/prompt"; n=0 ;;
       "/agent/status") p="/agent/status"; n=0 ;;
@@ -94,6 +95,43 @@ _fluzo() {
       *) n=$((n + 1)) ;;
     esac
   done
+  local kv="" kvflag="" kvcur="$cur"
+  if [[ $cur == = && COMP_CWORD -ge 3 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-1]}" kvflag="${COMP_WORDS[COMP_CWORD-2]}" kvcur=""
+  elif [[ ${COMP_WORDS[COMP_CWORD-1]} == = && COMP_CWORD -ge 4 ]]; then
+    kv="${COMP_WORDS[COMP_CWORD-2]}" kvflag="${COMP_WORDS[COMP_CWORD-3]}"
+  fi
+  if [[ -n $kv ]]; then
+    case "$p $kvflag" in
+      "/run --set"|"/agent/run --set"|"/agent/resume --set"|"/agent/serve --set"|"/agent/acp --set"|"/admit --set"|"/tui --set")
+        case "$kv" in
+          "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
+          "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "decision.mode") COMPREPLY=($(compgen -W "shadow" -- "$kvcur")) ;;
+          "policy.credentials") COMPREPLY=($(compgen -W "deny" -- "$kvcur")) ;;
+          "policy.destructive_commands") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.filesystem") COMPREPLY=($(compgen -W "workspace" -- "$kvcur")) ;;
+          "policy.git_commit") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.git_push") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.mcp") COMPREPLY=($(compgen -W "ask deny" -- "$kvcur")) ;;
+          "policy.shell") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "policy.tool_network") COMPREPLY=($(compgen -W "allow ask deny" -- "$kvcur")) ;;
+          "storage.auto_expire") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.archive_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.capture_content") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.export_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "telemetry.otlp_protocol") COMPREPLY=($(compgen -W "http/protobuf" -- "$kvcur")) ;;
+          "tools.shell.stdin") COMPREPLY=($(compgen -W "closed" -- "$kvcur")) ;;
+          "tui.dev_menu") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.flags.render_diagnostics") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.notifications.desktop_enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.reduced_motion") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
+          "tui.theme") COMPREPLY=($(compgen -W "default high_contrast" -- "$kvcur")) ;;
+          *) COMPREPLY=() ;;
+        esac
+        return ;;
+    esac
+  fi
   if [[ -n $skip ]]; then
     case "$p ${COMP_WORDS[COMP_CWORD-1]}" in
       "/demo --dir") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -113,6 +151,9 @@ _fluzo() {
       "/agent/serve --workspace"|"/agent/serve -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/serve --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       "/agent/serve --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
+      "/agent/acp --workspace"|"/agent/acp -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/acp --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/agent/acp --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
       "/agent/debug/prompt --workspace"|"/agent/debug/prompt -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/status --workspace"|"/agent/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/cancel --workspace"|"/agent/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -203,10 +244,11 @@ _fluzo() {
     "/telemetry/health") words="--json --help" ;;
     "/telemetry/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/telemetry/purge") words="--local --dry-run --yes --json --help" ;;
-    "/agent") words="run resume serve debug status cancel kill --help" ;;
+    "/agent") words="run resume serve acp debug status cancel kill --help" ;;
     "/agent/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/agent/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
     "/agent/serve") words="--workspace -C --config --set --help" ;;
+    "/agent/acp") words="--workspace -C --config --set --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/agent/status") words="--workspace -C --json --help" ;;

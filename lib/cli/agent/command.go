@@ -28,7 +28,7 @@ through its private control socket.`,
 
 // commands lists the subcommands; each lives in its own file.
 func commands() []*cli.Command {
-	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), acpCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
 }
 
 // Main runs fluzo-agent.

@@ -2,11 +2,11 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
 	"github.com/josecorral/fluzo/lib/cli/runner"
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
 	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/urfave/cli/v3"
@@ -57,7 +57,7 @@ func debugPrompt(ctx context.Context, c *cli.Command) error {
 	}
 	w := c.Root().Writer
 	if c.Bool("json") {
-		line, _ := json.Marshal(rec)
+		line, _ := core.MarshalVerbatim(rec)
 		fmt.Fprintln(w, string(line))
 		return nil
 	}

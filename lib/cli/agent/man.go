@@ -38,9 +38,12 @@ output labels those events "recovery of task TASK".
 If the tool backend (the fluzo-tool serve child) exits while a call runs,
 that operation is recorded unknown (it may have taken effect; it is never
 replayed) with a tool_backend.lost event. An attempt restarts the backend at
-most once (a tool_backend.restarted event); a second loss, or a failed
-restart, ends the task failed with reason tool_backend_lost (exit 1), with or
-without --no-verify.`},
+most once (a tool_backend.restarted event) and the model carries on, but
+that attempt never ends completed: it ends failed with reason
+tool_backend_lost (exit 1) even when verification passes or is waived, since
+the lost call's effect is unknown; resume the task after checking the
+workspace. A second loss, or a failed restart, stops the task at once the
+same way.`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),

@@ -49,7 +49,7 @@ func (p *printer) emit(v any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		line, err := json.Marshal(v)
+		line, err := core.MarshalVerbatim(v)
 		if err == nil {
 			p.w.Write(append(line, '\n'))
 		}
@@ -87,7 +87,7 @@ func eventDetail(ev core.Event) string {
 func (p *printer) result(r lagent.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line, _ := json.Marshal(r)
+	line, _ := core.MarshalVerbatim(r)
 	if !p.json {
 		// The same record, but read on a terminal: the summary and file
 		// names are model and workspace text that encoding/json leaves raw.

@@ -10,7 +10,7 @@ import (
 )
 
 func resumeCommand() *cli.Command {
-	return &cli.Command{
+	return endsWithResult(&cli.Command{
 		Name:      "resume",
 		Usage:     "continue an interrupted, blocked or failed task in a new attempt",
 		ArgsUsage: "TASK",
@@ -32,7 +32,7 @@ like a new call. Grants and YOLO of earlier attempts are not restored; pass
 			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
 		},
 		Action: resumeAction,
-	}
+	})
 }
 
 func resumeAction(ctx context.Context, c *cli.Command) error {

@@ -11,7 +11,7 @@ import (
 )
 
 func runCommand() *cli.Command {
-	return &cli.Command{
+	return endsWithResult(&cli.Command{
 		Name:  "run",
 		Usage: "run one task headless in the workspace, in place, and print its result",
 		Description: `Runs the agent loop on --task in the current git working tree (no branches,
@@ -26,7 +26,9 @@ final workspace state; otherwise the result says why. A task with no
 verification command fails at once with verification_not_configured unless
 --no-verify waives verification explicitly: the waiver is recorded as a
 verification.waived event and the result says "verification":"waived". The last line is
-always a {"type":"result",...} record.`,
+always a {"type":"result",...} record; with --json also when the run never
+started (a usage, configuration or workspace error: reason setup_failed, the
+error's code as status, the message on stderr too).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
 			workspaceFlag(),
@@ -39,7 +41,7 @@ always a {"type":"result",...} record.`,
 			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
 		},
 		Action: runAction,
-	}
+	})
 }
 
 func runAction(ctx context.Context, c *cli.Command) error {

@@ -28,8 +28,10 @@ line_too_long); the line is skipped and later commands are answered.
 
 Task commands (ack data after the arrow):
 
-  start_task  request, [verify], [no_verify], [allow: ["exec:cargo test", ...]]
+  start_task  request, [session], [verify], [no_verify], [allow: ["exec:cargo test", ...]]
               -> {"state":"starting"}; workspace_busy while a task runs.
+              With session the task joins that stored session (not_found when
+              unknown); without it the task starts a new session.
               Without a verification command (verify, harness.verify_command
               or one quoted in the request) or "no_verify":true the task fails
               at once with reason verification_not_configured.
@@ -56,6 +58,9 @@ Task commands (ack data after the arrow):
   resume      task, [allow], [verify], [no_verify] -> {"state":"starting"}; invalid_request unless the
               task is blocked, interrupted or failed. Grants and YOLO of earlier
               attempts are not restored; unknown operations are not replayed.
+  new_session [title] -> {"session":"ses_..."} and a session.created event: an
+              empty session, for clients that name one before its first task
+              (fluzo-agent acp).
   revoke_grant grant -> {"grant","state":"revoked"} and a grant.revoked event;
               the next operation the grant matched asks again. invalid_request
               when the grant is no longer issued, not_found when unknown.
@@ -69,6 +74,7 @@ Queries (read-only):
 
   status      -> {"root","pid","state"[,"task","attempt","session","running_for"]}
   tasks       -> {"tasks":[task, ...]}
+  session     session -> {"session","tasks":[task, ...]}; not_found when unknown
   task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"}
   events      [session], [task], [type], [after], [after_seq], [limit]
               -> {"events":[...],"next":N,"more":bool}. Pages are bounded:
@@ -81,7 +87,10 @@ Queries (read-only):
               event recorded when its last attempt ended; not_found when no
               attempt ended. diff is the result's diff_summary: pre_existing
               paths and changed paths with pre_existing, kind (added,
-              modified, deleted or reverted) and uncertain.
+              modified, deleted or reverted), uncertain, and added/removed:
+              line counts against what the path held when the task began,
+              absent when unknown (changed already then, reverted, binary or
+              unreadable).
   diagnose    task, [spans] -> {"diagnosis":{...}}, the observe.diag record
               that fluzo-observe diag --json prints for the task (trace ids,
               attempts, operation counts, failures as sentences, usage with

@@ -27,6 +27,7 @@ func (c Completion) Bash() string {
 		fmt.Fprintf(&b, "      %q) p=%q; n=0 ;;\n", nodeKey(n), nodeKey(n))
 	}
 	b.WriteString("      *) n=$((n + 1)) ;;\n    esac\n  done\n")
+	c.bashSetting(&b)
 	b.WriteString("  if [[ -n $skip ]]; then\n    case \"$p ${COMP_WORDS[COMP_CWORD-1]}\" in\n")
 	var args strings.Builder
 	for _, n := range walk(root) {
@@ -73,6 +74,35 @@ func (c Completion) Bash() string {
 	b.WriteString("  esac\n  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\n")
 	fmt.Fprintf(&b, "complete -o default -F %s %s\n", fn, root.Name)
 	return b.String()
+}
+
+// bashSetting writes the code that completes VALUE in "--set KEY=VALUE"
+// with the values KEY accepts where they are few. "=" breaks words in
+// bash, so the line reads as --set, KEY, "=" and the value: the word being
+// completed is "=" itself (nothing typed after it yet) or follows it.
+func (c Completion) bashSetting(b *strings.Builder) {
+	var flagPats []string
+	for _, n := range walk(c.Root) {
+		fv, _, _ := c.nodeValues(n)
+		for _, f := range fv {
+			if f.spec.kind == valueKeysEq {
+				for _, d := range dashed(f.names) {
+					flagPats = append(flagPats, fmt.Sprintf("%q", nodeKey(n)+" "+d))
+				}
+			}
+		}
+	}
+	if len(flagPats) == 0 || len(c.KeyValues) == 0 {
+		return
+	}
+	b.WriteString("  local kv=\"\" kvflag=\"\" kvcur=\"$cur\"\n")
+	b.WriteString("  if [[ $cur == = && COMP_CWORD -ge 3 ]]; then\n    kv=\"${COMP_WORDS[COMP_CWORD-1]}\" kvflag=\"${COMP_WORDS[COMP_CWORD-2]}\" kvcur=\"\"\n")
+	b.WriteString("  elif [[ ${COMP_WORDS[COMP_CWORD-1]} == = && COMP_CWORD -ge 4 ]]; then\n    kv=\"${COMP_WORDS[COMP_CWORD-2]}\" kvflag=\"${COMP_WORDS[COMP_CWORD-3]}\"\n  fi\n")
+	fmt.Fprintf(b, "  if [[ -n $kv ]]; then\n    case \"$p $kvflag\" in\n      %s)\n        case \"$kv\" in\n", strings.Join(flagPats, "|"))
+	for _, k := range c.keyValueKeys() {
+		fmt.Fprintf(b, "          %q) COMPREPLY=($(compgen -W %q -- \"$kvcur\")) ;;\n", k, strings.Join(c.KeyValues[k], " "))
+	}
+	b.WriteString("          *) COMPREPLY=() ;;\n        esac\n        return ;;\n    esac\n  fi\n")
 }
 
 // bashValue is the bash code that completes one value into COMPREPLY.

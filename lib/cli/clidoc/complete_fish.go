@@ -33,6 +33,10 @@ func (c Completion) Fish() string {
 	b.WriteString("    if test $next = 1\n      set ws --workspace=$w\n      set next 0\n      continue\n    end\n")
 	b.WriteString("    switch $w\n      case -C --workspace\n        set next 1\n      case '--workspace=*'\n        set ws $w\n    end\n  end\n")
 	b.WriteString("  fluzo-store $ws $argv[1] --ids 2>/dev/null\nend\n")
+	setting := base + "_setting"
+	if c.usesKeys() {
+		c.fishSetting(&b, setting)
+	}
 	fmt.Fprintf(&b, "complete -c %s -f\n", prog)
 	for _, n := range walk(root) {
 		cond := fishQuote(fmt.Sprintf("test (%s) = %s", fn, fishQuote("@"+nodeKey(n))))
@@ -58,13 +62,13 @@ func (c Completion) Fish() string {
 			}
 			val := ""
 			if f.value {
-				val = " " + fishValue(values[f.names[0]], ids)
+				val = " " + fishValue(values[f.names[0]], ids, setting)
 			}
 			fmt.Fprintf(&b, "complete -c %s -n %s %s%s -d %s\n", prog, cond, strings.Join(parts, " "), val, fishQuote(plainUsage(f.usage)))
 		}
 		if ok && len(n.cmd.Commands) == 0 {
 			first := fishQuote(fmt.Sprintf("test (%s) = %s; and test (%s --args) = 0", fn, fishQuote("@"+nodeKey(n)), fn))
-			fmt.Fprintf(&b, "complete -c %s -n %s %s\n", prog, first, fishValue(arg, ids))
+			fmt.Fprintf(&b, "complete -c %s -n %s %s\n", prog, first, fishValue(arg, ids, setting))
 		}
 		if c.keyValueNode(n) {
 			for _, k := range c.keyValueKeys() {
@@ -76,8 +80,32 @@ func (c Completion) Fish() string {
 	return b.String()
 }
 
-// fishValue is the complete(1) option that offers one value.
-func fishValue(v valueSpec, ids string) string {
+// fishSetting writes the function that completes a KEY=VALUE flag value
+// (--set KEY=VALUE, also typed --set=KEY=VALUE): the keys, each with its
+// "=", while no "=" is typed, then the values the key accepts where they
+// are few (enum options, true/false) after it.
+func (c Completion) fishSetting(b *strings.Builder, fn string) {
+	fmt.Fprintf(b, "function %s\n  set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))\n  switch $tok\n", fn)
+	for _, k := range c.keyValueKeys() {
+		fmt.Fprintf(b, "    case %s\n      printf '%%s\\n' %s\n", fishQuote(k+"=*"), fishPrefixed(k+"=", c.KeyValues[k]))
+	}
+	fmt.Fprintf(b, "    case '*=*'\n      return\n    case '*'\n      printf '%%s=\\n' %s\n  end\nend\n", fishWords(c.Keys))
+}
+
+// fishPrefixed quotes each word with prefix before it, space separated.
+func fishPrefixed(prefix string, words []string) string {
+	var out []string
+	for _, w := range words {
+		out = append(out, fishQuote(prefix+w))
+	}
+	return strings.Join(out, " ")
+}
+
+func fishWords(words []string) string { return fishPrefixed("", words) }
+
+// fishValue is the complete(1) option that offers one value; setting is
+// the function fishSetting wrote.
+func fishValue(v valueSpec, ids, setting string) string {
 	switch v.kind {
 	case valueFiles:
 		return "-r -F"
@@ -90,7 +118,7 @@ func fishValue(v valueSpec, ids string) string {
 	case valueKeys, valueWords:
 		return "-x -a " + fishQuote(strings.Join(v.words, " "))
 	case valueKeysEq:
-		return "-x -a " + fishQuote(strings.Join(v.words, "= ")+"=")
+		return fmt.Sprintf("-x -a '(%s)'", setting)
 	}
 	return "-r"
 }

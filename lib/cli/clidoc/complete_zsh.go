@@ -41,10 +41,10 @@ func (c Completion) Zsh() string {
 			for _, d := range dashed(f.names) {
 				pats = append(pats, fmt.Sprintf("%q", nodeKey(n)+" "+d))
 			}
-			fmt.Fprintf(&b, "      (%s) %s; return ;;\n", strings.Join(pats, "|"), zshValue(f.spec))
+			fmt.Fprintf(&b, "      (%s) %s; return ;;\n", strings.Join(pats, "|"), zshValue(f.spec, fn+"_setting"))
 		}
 		if ok && len(n.cmd.Commands) == 0 {
-			fmt.Fprintf(&args, "      (%q) %s; return ;;\n", nodeKey(n), zshValue(arg))
+			fmt.Fprintf(&args, "      (%q) %s; return ;;\n", nodeKey(n), zshValue(arg, fn+"_setting"))
 		}
 	}
 	b.WriteString("    esac\n    return 1\n  fi\n")
@@ -59,7 +59,7 @@ func (c Completion) Zsh() string {
 			continue
 		}
 		for _, k := range c.keyValueKeys() {
-			fmt.Fprintf(&kv, "      (%q) %s; return ;;\n", nodeKey(n)+" "+k, zshValue(valueSpec{kind: valueWords, words: c.KeyValues[k]}))
+			fmt.Fprintf(&kv, "      (%q) %s; return ;;\n", nodeKey(n)+" "+k, zshValue(valueSpec{kind: valueWords, words: c.KeyValues[k]}, ""))
 		}
 	}
 	if kv.Len() > 0 {
@@ -73,12 +73,27 @@ func (c Completion) Zsh() string {
 		fmt.Fprintf(&b, "    (%q) subs=(%s); opts=(%s) ;;\n", nodeKey(n), strings.Join(subs, " "), strings.Join(opts, " "))
 	}
 	b.WriteString("  esac\n  compadd -- $subs $opts\n}\n")
+	if c.usesKeys() {
+		c.zshSetting(&b, fn+"_setting")
+	}
 	fmt.Fprintf(&b, "%s \"$@\"\n", fn)
 	return b.String()
 }
 
-// zshValue is the zsh code that offers one value.
-func zshValue(v valueSpec) string {
+// zshSetting writes the function that completes a KEY=VALUE flag value:
+// the keys with their "=", then, once "KEY=" is typed (compset moves it to
+// the ignored prefix), the values the key accepts where they are few.
+func (c Completion) zshSetting(b *strings.Builder, fn string) {
+	fmt.Fprintf(b, "%s() {\n  local -a keys\n  keys=(%s)\n  if compset -P '*='; then\n    case \"$IPREFIX\" in\n", fn, strings.Join(c.Keys, " "))
+	for _, k := range c.keyValueKeys() {
+		fmt.Fprintf(b, "      (*%q) compadd -- %s ;;\n", k+"=", strings.Join(c.KeyValues[k], " "))
+	}
+	b.WriteString("    esac\n  else\n    compadd -S = -- $keys\n  fi\n}\n")
+}
+
+// zshValue is the zsh code that offers one value; setting is the function
+// zshSetting wrote.
+func zshValue(v valueSpec, setting string) string {
 	switch v.kind {
 	case valueFiles:
 		return `_files`
@@ -89,7 +104,7 @@ func zshValue(v valueSpec) string {
 	case valueKeys:
 		return `compadd -- $keys`
 	case valueKeysEq:
-		return `compadd -S = -- $keys`
+		return setting
 	case valueWords:
 		return "compadd -- " + strings.Join(v.words, " ")
 	}

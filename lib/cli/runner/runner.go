@@ -33,7 +33,7 @@ func Main(cmd *cli.Command) int {
 func Run(ctx context.Context, cmd *cli.Command, args []string, stdout, stderr io.Writer) int {
 	Prepare(cmd)
 	cmd.Writer, cmd.ErrWriter = stdout, stderr
-	err := cmd.Run(ctx, args)
+	err := cmd.Run(context.WithValue(ctx, argsKey{}, args), args)
 	if err == nil {
 		return core.ExitOK
 	}
@@ -60,14 +60,17 @@ func printVersion(c *cli.Command) {
 }
 
 func prepareTree(cmd *cli.Command) {
-	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return usageError(c, err)
+	cmd.OnUsageError = func(ctx context.Context, c *cli.Command, err error, _ bool) error {
+		uerr := usageError(c, err)
+		callErrorHook(ctx, c, uerr)
+		return uerr
 	}
 	hideRepeatedDefaults(cmd.Flags)
 	if len(cmd.Commands) > 0 && cmd.Action == nil {
 		cmd.Action = unknownSubcommand
 	}
 	refuseStrayArguments(cmd)
+	guardActionErrors(cmd)
 	for _, sub := range cmd.Commands {
 		prepareTree(sub)
 	}

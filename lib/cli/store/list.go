@@ -120,19 +120,19 @@ func runTasks(ctx context.Context, c *cli.Command) error {
 		return printIDs(c, ids)
 	}
 	w := c.Root().Writer
+	own := probeOwner(s)
 	if c.Bool("json") {
 		out := newJSONL(w)
 		for _, t := range tasks {
-			out.put(record("task", t))
+			out.put(record("task", own.taskRecord(t)))
 		}
 		return out.flush()
 	}
-	active := ownerActive(s)
 	t := newTable(w, "TASK", "SESSION", "STATE", "REASON", "UPDATED", "REQUEST")
 	var interrupted []string
 	for _, tk := range tasks {
-		t.row(tk.ID, tk.SessionID, tk.ShownState(active), orDash(tk.Reason), tk.UpdatedAt.Format(time.DateTime), short(tk.Request, 60))
-		if tk.Interrupted(active) {
+		t.row(tk.ID, tk.SessionID, own.taskState(tk), orDash(tk.Reason), tk.UpdatedAt.Format(time.DateTime), short(tk.Request, 60))
+		if own.interrupted(tk) {
 			interrupted = append(interrupted, tk.ID)
 		}
 	}
@@ -162,17 +162,10 @@ type taskView struct {
 	ops      map[string][]core.Operation
 	reqs     map[string][]core.ProviderRequest
 	detail   store.FailureDetail
-	// ownerActive says whether an owner holds the workspace now: a
-	// "running" task without one was interrupted.
-	ownerActive bool
-}
-
-// ownerActive probes the workspace-owner lock. When the probe itself
-// fails the answer is unknown, and an unknown owner is taken as present
-// so a running task is never called interrupted on a guess.
-func ownerActive(s *store.Store) bool {
-	active, err := store.OwnerActive(s.Workspace())
-	return active || err != nil
+	// owner says whether an owner holds the workspace now: a "running"
+	// task without one was interrupted, and with an unknown one its state
+	// is unknown (never called interrupted on a guess).
+	owner owner
 }
 
 func runShow(ctx context.Context, c *cli.Command) error {
@@ -199,26 +192,26 @@ func runShow(ctx context.Context, c *cli.Command) error {
 			return err
 		}
 	}
+	v.owner = probeOwner(s)
 	if c.Bool("json") {
 		return showJSON(c, v)
 	}
 	if v.detail, err = s.TaskFailureDetail(ctx, v.task.ID); err != nil {
 		return err
 	}
-	v.ownerActive = ownerActive(s)
 	return showText(c, v)
 }
 
 func showJSON(c *cli.Command, v taskView) error {
 	out := newJSONL(c.Root().Writer)
-	out.put(record("task", v.task))
+	out.put(record("task", v.owner.taskRecord(v.task)))
 	for _, a := range v.attempts {
-		out.put(record("attempt", a))
+		out.put(record("attempt", v.owner.attemptRecord(a)))
 		for _, r := range v.reqs[a.ID] {
 			out.put(record("provider_request", r))
 		}
 		for _, o := range v.ops[a.ID] {
-			out.put(record("operation", o))
+			out.put(record("operation", v.owner.operationRecord(o)))
 		}
 	}
 	return out.flush()
@@ -227,12 +220,11 @@ func showJSON(c *cli.Command, v taskView) error {
 func showText(c *cli.Command, v taskView) error {
 	w := c.Root().Writer
 	t := v.task
-	active := v.ownerActive
-	fmt.Fprintf(w, "task     %s\nsession  %s\nstate    %s\n", t.ID, t.SessionID, t.ShownState(active))
+	fmt.Fprintf(w, "task     %s\nsession  %s\nstate    %s\n", t.ID, t.SessionID, v.owner.taskState(t))
 	if t.Reason != "" {
 		fmt.Fprintf(w, "reason   %s\n", termsafe.Line(t.Reason))
 	}
-	if t.Interrupted(active) {
+	if v.owner.interrupted(t) {
 		fmt.Fprintf(w, "resume   %s\n", core.ResumeCommand(t.ID))
 	}
 	fmt.Fprintf(w, "created  %s\nupdated  %s\nrequest  %s\n", t.CreatedAt.Format(time.RFC3339), t.UpdatedAt.Format(time.RFC3339), termsafe.Line(t.Request))
@@ -240,7 +232,7 @@ func showText(c *cli.Command, v taskView) error {
 		fmt.Fprintf(w, "verify   %s\n", termsafe.Line(t.Verify))
 	}
 	for _, a := range v.attempts {
-		fmt.Fprintf(w, "\nattempt %d  %s  %s", a.Number, a.ID, a.State)
+		fmt.Fprintf(w, "\nattempt %d  %s  %s", a.Number, a.ID, v.owner.attemptState(a))
 		if a.Reason != "" {
 			fmt.Fprintf(w, " (%s)", termsafe.Line(a.Reason))
 		}
@@ -252,7 +244,7 @@ func showText(c *cli.Command, v taskView) error {
 			}
 		}
 		for _, o := range v.ops[a.ID] {
-			fmt.Fprintf(w, "  operation %s  %-12s %s\n", o.ID, termsafe.Line(o.Tool), o.State)
+			fmt.Fprintf(w, "  operation %s  %-12s %s\n", o.ID, termsafe.Line(o.Tool), v.owner.operationState(o))
 			printDetail(w, "attempted:", v.detail.Refused[o.ID].String())
 		}
 	}

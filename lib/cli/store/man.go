@@ -34,6 +34,14 @@ gap-free, in commit order), ts (RFC 3339 UTC), type (dotted, e.g.
 task.created, operation.intent, operation.result), session, task, attempt,
 operation, corr, cause, trace, span, data. Readers must ignore unknown
 fields.`},
+		{Title: "Interrupted tasks", Body: `The stored states are history written by the last owner; tasks and show
+read them against the owner lock and never rewrite them. Without an owner, a
+running task is shown interrupted (with the command that continues it:
+fluzo-agent resume TASK), its running attempt interrupted and its dispatched
+operations unknown, as the next owner's recovery will record them. When the
+lock cannot be probed (e.g. it is a symbolic link) a running task is shown
+unknown. With --json, "state" is the state shown, "stored_state" the stored
+one when they differ, and "resume" the resume command.`},
 		{Title: "Active sessions", Body: `A session counts as active when another process holds the flock on
 .fluzodrive/owner.lock (probed without blocking and released at once; a PID
 is never trusted) and the session has unfinished work or no task yet. Purge

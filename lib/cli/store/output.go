@@ -15,7 +15,7 @@ import (
 // record wraps a JSON object value as a JSONL record that starts with
 // "v" and "type".
 func record(typ string, v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := core.MarshalVerbatim(v)
 	if err != nil || len(b) < 2 || b[0] != '{' {
 		b = []byte("{}")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/provider"
 )
 
@@ -35,6 +36,6 @@ func NewAsker(c *provider.Laya, model string) Asker {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(resp.Answers)
+		return core.MarshalVerbatim(resp.Answers)
 	}
 }

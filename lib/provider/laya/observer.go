@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/josecorral/fluzo/lib/core"
 )
 
 // Shadow observer limits and the vocabulary of its records.
@@ -83,9 +85,11 @@ type Observer struct {
 // Observe records a decision point. It returns at once; the question, if
 // sent, runs in the background.
 func (o *Observer) Observe(point string, state any, questions []Question, actionTaken string) {
-	snap, _ := json.Marshal(state)
+	// The snapshot is the state the Laya model reads: code in it keeps
+	// its "<", ">" and "&" (json.Marshal would send \u003c and the like).
+	snap, _ := core.MarshalVerbatim(state)
 	if len(snap) > maxObservationSnapshot {
-		snap, _ = json.Marshal(map[string]any{"truncated": true, "prefix": string(snap[:maxObservationSnapshot])})
+		snap, _ = core.MarshalVerbatim(map[string]any{"truncated": true, "prefix": string(snap[:maxObservationSnapshot])})
 	}
 	sum := sha256.Sum256(snap)
 	ob := Observation{Point: point, Fingerprint: hex.EncodeToString(sum[:8]), Questions: questions, ActionTaken: actionTaken}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -103,5 +104,26 @@ func TestObserverTimeoutIsAFailure(t *testing.T) {
 	o.Wait()
 	if log.count(func(o Observation) bool { return o.Failure == "timeout" }) != 1 {
 		t.Fatalf("%+v", log.obs)
+	}
+}
+
+// The snapshot is what the Laya model reads: code in the state reaches it
+// as written, not as \u003c escapes, also when the snapshot is truncated.
+func TestObserverSnapshotKeepsCodeVerbatim(t *testing.T) {
+	code := "for i := 0; i < n && ok; i++ { p = &x }"
+	for name, state := range map[string]any{
+		"whole":     map[string]string{"code": code},
+		"truncated": map[string]string{"code": code + strings.Repeat(" ", maxObservationSnapshot)},
+	} {
+		var got string
+		o := &Observer{Record: func(Observation) {}, Ask: func(ctx context.Context, q Query) (json.RawMessage, error) {
+			got = string(q.Snapshot)
+			return json.RawMessage(`{}`), nil
+		}}
+		o.Observe("task_start", state, nil, "continue")
+		o.Wait()
+		if !strings.Contains(got, code) || strings.Contains(got, `\u003c`) || strings.Contains(got, `\u0026`) {
+			t.Errorf("%s: the snapshot sent to Laya is %.120q", name, got)
+		}
 	}
 }

@@ -189,45 +189,33 @@ func (t *Target) Current() ([]byte, error) {
 }
 
 // Replace atomically replaces the file with data: a temporary file in the
-// same directory (created through the verified parent handle), fsync,
-// a final check that the destination is still what was read, rename, and
-// fsync of the directory. The original mode (and owner, where permitted)
-// is kept; a new file gets 0644.
+// same directory (created through the verified parent handle, unnamed
+// where the file system allows: see TempPrefix), fsync, a final check
+// that the destination is still what was read, rename (or link, for a new
+// file), and fsync of the directory. The original mode (and owner, where
+// permitted) is kept; a new file gets 0644.
 func (t *Target) Replace(data []byte) error {
 	mode := uint32(0o644)
 	if t.Exists {
 		mode = t.Stat.Mode & 0o7777
 	}
-	tmp := TempPrefix + randomHex()
-	fd, err := unix.Openat(t.parent, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	tmp, f, err := createTemp(t.parent)
 	if err != nil {
 		return core.Wrap(err, core.CodeFailed, "cannot create a temporary file beside "+quote(t.display))
 	}
-	defer lockTemp(fd)()
-	committed := false
-	defer func() {
-		if !committed {
-			unix.Unlinkat(t.parent, tmp, 0)
-		}
-	}()
-	f := os.NewFile(uintptr(fd), tmp)
+	defer tmp.release()
 	if err := writeSynced(f, data, mode, t); err != nil {
 		return err
 	}
 	if err := t.unchanged(); err != nil {
 		return err
 	}
-	flags := uint(0)
-	if !t.Exists {
-		flags = unix.RENAME_NOREPLACE
-	}
-	if err := unix.Renameat2(t.parent, tmp, t.parent, t.Name, flags); err != nil {
+	if err := tmp.moveTo(t.Name, t.Exists); err != nil {
 		if err == unix.EEXIST {
 			return changed(t.display)
 		}
 		return core.Wrap(err, core.CodeFailed, "cannot rename the new content into "+quote(t.display))
 	}
-	committed = true
 	if dfd, err := unix.Openat(t.parent, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 		unix.Fsync(dfd)
 		unix.Close(dfd)

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 
 	"github.com/josecorral/fluzo/lib/tui/text"
 	"github.com/josecorral/fluzo/lib/tui/theme"
@@ -99,9 +98,8 @@ func synToken(t chroma.TokenType) theme.Token {
 	return theme.Panel
 }
 
-// The lexer registry's lookup by name falls back to matching every
-// lexer's file patterns (milliseconds), so results are remembered —
-// including misses — up to a bound a hostile message cannot grow past.
+// Lexers are built on first use (lexers.go) and remembered — misses too —
+// up to a bound a hostile message cannot grow past.
 var (
 	lexerMu    sync.Mutex
 	lexerCache = map[string]chroma.Lexer{}
@@ -120,7 +118,7 @@ func lexerFor(lang string) chroma.Lexer {
 		return l
 	}
 	var l chroma.Lexer
-	if found := lexers.Get(lang); found != nil {
+	if found := newLexer(lang); found != nil {
 		l = chroma.Coalesce(found)
 	}
 	if len(lexerCache) < maxCachedLexers {
