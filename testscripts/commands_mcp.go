@@ -108,6 +108,9 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	fmt.Fprintf(f, "\n[mcp.servers.%s]\n%s\n", name, strings.Join(lines, "\n"))
 	ts.Check(f.Close())
+	// The server is part of the configuration the fixture user consents
+	// to, like fluzo-config's model.
+	grantConsent(ts, dir)
 }
 
 func tomlArgv(argv ...string) string {

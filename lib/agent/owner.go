@@ -9,6 +9,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/consent"
 	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
@@ -28,6 +29,12 @@ type OwnerOptions struct {
 	// Telemetry, when set, starts the telemetry runtime from [telemetry]
 	// and reports this execution mode (headless, demo); "" starts none.
 	Telemetry string
+	// Consent records the user's consent for this configuration now
+	// (--consent); without it an unconsented configuration fails with
+	// configuration_required before anything is opened or contacted.
+	Consent bool
+	// ConsentDir is the consent store ("" = consent.DefaultDir()).
+	ConsentDir string
 }
 
 // Owner is the runtime owner of one workspace: the only process that
@@ -49,6 +56,8 @@ type Owner struct {
 	closers   []func() error
 	// Telemetry instruments this owner's runs (nil: none).
 	Telemetry *Telemetry
+	// consent is the user's recorded consent for Config.
+	consent consent.Record
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -67,6 +76,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
+	agreed, err := admitConsent(ws, cfg, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := store.EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
@@ -81,7 +94,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		own.Release()
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg)}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
 	w.closers = append(w.closers, own.Release, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
@@ -244,7 +257,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err

@@ -18,9 +18,10 @@ import (
 type toolClient struct {
 	C       *tools.Client
 	schemas json.RawMessage
-	// root, bin and extra start the child again after it was lost
+	// root, bin, env and extra start the child again after it was lost
 	// (empty root: an in-process server, which cannot be restarted).
 	root, bin string
+	env       []string
 	extra     []string
 
 	mu      sync.Mutex
@@ -64,20 +65,21 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 }
 
 // startToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
-// beside this executable when there is one, else the one on PATH.
-func startToolServer(ctx context.Context, root string, extra ...string) (*toolClient, error) {
+// beside this executable when there is one, else the one on PATH, with
+// env as its whole environment.
+func startToolServer(ctx context.Context, root string, env []string, extra ...string) (*toolClient, error) {
 	bin := ""
 	if exe, err := os.Executable(); err == nil {
 		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
 			bin = cand
 		}
 	}
-	c, err := tools.StartServer(ctx, root, bin, extra...)
+	c, err := tools.StartServerEnv(ctx, root, bin, env, extra...)
 	if err != nil {
 		return nil, err
 	}
 	schemas, _ := core.MarshalVerbatim(tools.Schemas())
-	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, extra: extra, quit: make(chan struct{})}
+	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, env: env, extra: extra, quit: make(chan struct{})}
 	go t.watchStopping(c, t.quit)
 	return t, nil
 }
@@ -88,7 +90,7 @@ func (t *toolClient) Restart(ctx context.Context) error {
 	if t.root == "" {
 		return core.Errorf(core.CodeFailed, "the in-process tool backend cannot be restarted")
 	}
-	c, err := tools.StartServer(ctx, t.root, t.bin, t.extra...)
+	c, err := tools.StartServerEnv(ctx, t.root, t.bin, t.env, t.extra...)
 	if err != nil {
 		return err
 	}

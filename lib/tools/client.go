@@ -54,10 +54,18 @@ type Client struct {
 // a client for it. Closing the client closes the server's stdin, which
 // makes it stop its processes and exit.
 func StartServer(ctx context.Context, root, binary string, extra ...string) (*Client, error) {
+	return StartServerEnv(ctx, root, binary, nil, extra...)
+}
+
+// StartServerEnv is StartServer with the server's environment (nil: this
+// process's). The agent passes a scrubbed one: fluzo-tool and every
+// command it runs start without provider or telemetry credentials.
+func StartServerEnv(ctx context.Context, root, binary string, env []string, extra ...string) (*Client, error) {
 	if binary == "" {
 		binary = "fluzo-tool"
 	}
 	cmd := exec.Command(binary, append([]string{"serve", "--root", root}, extra...)...)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -76,10 +76,19 @@ compaction_cancelled. The context is never switched on failure.`},
 		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_task_created,
 FLUZO_FAULT=after_intent_commit or FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
 boundary (recovery tests only; ignored without the test profile).
-XDG_RUNTIME_DIR locates control sockets.`},
+XDG_RUNTIME_DIR locates control sockets; XDG_STATE_HOME the consent store.
+fluzo-agent marks itself non-dumpable at start (prctl PR_SET_DUMPABLE 0), so
+other processes of the user cannot read its environment or memory. It alone
+resolves provider keys: fluzo-tool starts without any configured api_key_env
+variable and without credential-looking ones (*_KEY, *_TOKEN, *_SECRET,
+*PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_* ...).`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
 <workspace>/.fluzodrive/ - the store, artifacts and owner lock.
-${XDG_RUNTIME_DIR}/fluzo/ - control sockets.`},
+${XDG_RUNTIME_DIR}/fluzo/ - control sockets.
+${XDG_STATE_HOME:-~/.local/state}/fluzo/consent/ - consent records (see
+fluzo-admit(1), consent): run, resume and serve exit 3 (configuration_required)
+before opening or contacting anything when the configuration has none; --consent
+records it.`},
 		{Title: "Examples", Body: `Fix the bundled Rust fixture against fluzo-sim (fluzo demo runs fluzo-agent run):
 
   fluzo demo --headless

@@ -77,8 +77,11 @@ grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
 TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
-(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
-BASH_ENV, ENV and LD_* are refused even when set explicitly.
+(*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK,
+FLUZO_* ...) are never inherited; BASH_ENV, ENV and LD_* are refused even when
+set explicitly. fluzo-agent starts fluzo-tool itself without provider and
+credential variables, and fluzo-tool marks itself non-dumpable, so a command
+reading /proc/$PPID/environ finds no key.
 
 Children also get, when set, the variables toolchains use to find themselves
 and their caches, so that a toolchain installed outside HOME (as official Rust

@@ -73,7 +73,7 @@ helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
 }
 
 // Main runs fluzo-tool.
-func Main() int { return runner.Main(Command()) }
+func Main() int { return runner.MainUndumpable(Command()) }
 
 func serveCommand() *cli.Command {
 	return &cli.Command{

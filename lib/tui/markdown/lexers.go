@@ -11,7 +11,7 @@ import (
 // starts — 42 M instructions and 2.7 MB before main, 88 % of fluzo-tui's
 // start-up work, paid on the way to the first frame even when no code is
 // ever shown. So fluzo-tui does not link it: chroma's engine (RegexLexer,
-// its token types) runs the rule sets below, which are built only when a
+// its token types) runs the rule sets below (22 language families), built only when a
 // block in that language is first highlighted (and chroma compiles their
 // expressions on first use). A language not listed here is shown plain,
 // as an unknown one always was.
@@ -136,6 +136,70 @@ var sqlLang = lang{
 	fns:   []string{"count", "sum", "avg", "min", "max", "coalesce", "length", "lower", "upper", "json_extract", "datetime"},
 }
 
+var csharpLang = lang{
+	names: []string{"csharp", "cs", "c#", "swift"}, lineComments: cStyle, blockComment: [2]string{"/*", "*/"}, quotes: `"'`,
+	keywords: []string{"abstract", "as", "async", "await", "base", "break", "case", "catch", "class", "const", "continue", "default", "delegate", "do",
+		"else", "enum", "event", "explicit", "extern", "false", "finally", "fixed", "for", "foreach", "get", "if", "implicit", "in", "init", "interface",
+		"internal", "is", "let", "lock", "namespace", "new", "null", "nil", "operator", "out", "override", "params", "private", "protected", "public",
+		"readonly", "record", "ref", "return", "sealed", "set", "static", "struct", "switch", "this", "self", "throw", "true", "try", "typeof", "using",
+		"var", "virtual", "void", "while", "yield", "func", "guard", "import", "protocol", "extension", "where"},
+	types: []string{"bool", "byte", "char", "decimal", "double", "float", "int", "long", "object", "short", "string", "uint", "ulong", "String", "Int",
+		"Double", "Bool", "Task", "List"},
+}
+
+var rubyLang = lang{
+	names: []string{"ruby", "rb", "crystal"}, lineComments: []string{"#"}, quotes: `"'`,
+	extra: []chroma.Rule{{Pattern: `:[A-Za-z_]\w*[?!]?`, Type: chroma.LiteralStringSymbol}, {Pattern: `@{1,2}[A-Za-z_]\w*`, Type: chroma.NameVariable}},
+	keywords: []string{"alias", "and", "begin", "break", "case", "class", "def", "defined?", "do", "else", "elsif", "end", "ensure", "false", "for", "if",
+		"in", "module", "next", "nil", "not", "or", "redo", "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until",
+		"when", "while", "yield", "require", "attr_reader", "attr_accessor"},
+	fns: []string{"puts", "print", "p", "raise", "lambda", "proc"},
+}
+
+var luaLang = lang{
+	names: []string{"lua"}, lineComments: []string{"--"}, quotes: `"'`, multiline: []string{`--\[\[[\s\S]*?\]\]`, `\[\[[\s\S]*?\]\]`},
+	keywords: []string{"and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in", "local", "nil", "not", "or",
+		"repeat", "return", "then", "true", "until", "while"},
+	fns: []string{"print", "pairs", "ipairs", "require", "type", "tostring", "tonumber", "error", "pcall", "setmetatable"},
+}
+
+var phpLang = lang{
+	names: []string{"php"}, lineComments: []string{"//", "#"}, blockComment: [2]string{"/*", "*/"}, quotes: `"'`,
+	extra: []chroma.Rule{{Pattern: `<\?php|\?>`, Type: chroma.CommentPreproc}, {Pattern: `\$[A-Za-z_]\w*`, Type: chroma.NameVariable}},
+	keywords: []string{"abstract", "array", "as", "break", "case", "catch", "class", "const", "continue", "default", "do", "echo", "else", "elseif",
+		"extends", "false", "final", "finally", "fn", "for", "foreach", "function", "if", "implements", "interface", "match", "namespace", "new", "null",
+		"private", "protected", "public", "readonly", "return", "static", "switch", "throw", "trait", "true", "try", "use", "while", "yield"},
+	types: []string{"int", "float", "string", "bool", "void", "mixed", "self"},
+}
+
+var cssLang = lang{
+	names: []string{"css", "scss", "less"}, lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, quotes: `"'`,
+	extra: []chroma.Rule{
+		{Pattern: `[A-Za-z-]+(?=\s*:[^:])`, Type: chroma.NameTag}, // a property
+		{Pattern: `#[0-9a-fA-F]{3,8}\b`, Type: chroma.LiteralNumber},
+		{Pattern: `[.#][A-Za-z_-][\w-]*`, Type: chroma.NameClass}, // a selector
+		{Pattern: `@[A-Za-z-]+`, Type: chroma.Keyword},
+		{Pattern: `\$[A-Za-z_-][\w-]*`, Type: chroma.NameVariable},
+	},
+	keywords: []string{"important", "inherit", "initial", "none", "auto"},
+}
+
+var dockerLang = lang{
+	names: []string{"dockerfile", "docker", "containerfile"}, lineComments: []string{"#"}, quotes: `"'`, caseInsensitive: true,
+	extra: []chroma.Rule{{Pattern: `\$(?:\{[^}\n]*\}|[A-Za-z_]\w*)`, Type: chroma.NameVariable}},
+	keywords: []string{"from", "run", "cmd", "label", "expose", "env", "add", "copy", "entrypoint", "volume", "user", "workdir", "arg", "onbuild",
+		"stopsignal", "healthcheck", "shell", "as"},
+}
+
+var makeLang = lang{
+	names: []string{"make", "makefile", "mk", "mf", "just"}, lineComments: []string{"#"}, quotes: `"'`,
+	extra: []chroma.Rule{
+		{Pattern: `\$(?:\([^)\n]*\)|\{[^}\n]*\}|[@<^*?%])`, Type: chroma.NameVariable},
+		{Pattern: `^[^\s:#=][^:#=\n]*(?=:)`, Type: chroma.NameFunction}, // a target
+	},
+	keywords: []string{"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "define", "endef", "export", "override", ".PHONY"},
+}
+
 // keyed marks a key before ':' (JSON, YAML) or '=' (TOML) as a tag.
 func keyed(sep string) chroma.Rule {
 	return chroma.Rule{Pattern: `(?:"(?:\\.|[^"\\\n])*"|[A-Za-z_][\w.-]*)(?=\s*` + sep + `)`, Type: chroma.NameTag}
@@ -184,7 +248,7 @@ func diffRules() chroma.Rules {
 var diffNames = []string{"diff", "patch", "udiff"}
 
 var languages = []*lang{&goLang, &rustLang, &pythonLang, &jsLang, &tsLang, &cLang, &cppLang, &javaLang, &shellLang, &sqlLang,
-	&jsonLang, &yamlLang, &tomlLang, &markupLang}
+	&jsonLang, &yamlLang, &tomlLang, &markupLang, &csharpLang, &rubyLang, &luaLang, &phpLang, &cssLang, &dockerLang, &makeLang}
 
 // newLexer builds the lexer for an info string, or nil when the language
 // is not one of ours.

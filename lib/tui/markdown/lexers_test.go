@@ -44,6 +44,13 @@ func TestEachLanguageHighlights(t *testing.T) {
 		{yamlLang.names, "name: x # c\nn: 3", map[string]theme.Token{"name": theme.SynKeyword, "# c": theme.SynComment, "3": theme.SynNumber}},
 		{tomlLang.names, "[package]\nname = \"w\" # c", map[string]theme.Token{"[package]": theme.SynKeyword, "name": theme.SynKeyword, `"w"`: theme.SynString, "# c": theme.SynComment}},
 		{markupLang.names, `<a href="u">x &amp; 1</a><!-- c -->`, map[string]theme.Token{"<a": theme.SynKeyword, `"u"`: theme.SynString, "<!-- c -->": theme.SynComment}},
+		{csharpLang.names, "public async Task<int> F() { return await G(); }", map[string]theme.Token{"public": theme.SynKeyword, "Task": theme.SynType, "F": theme.SynFunction}},
+		{rubyLang.names, "def f(x)\n  puts :sym, @v # c\nend", map[string]theme.Token{"def": theme.SynKeyword, "puts": theme.SynType, "# c": theme.SynComment, "end": theme.SynKeyword}},
+		{luaLang.names, "local function f() return nil end -- c", map[string]theme.Token{"local": theme.SynKeyword, "function": theme.SynKeyword, "-- c": theme.SynComment}},
+		{phpLang.names, "<?php function f($x) { return 'a'; } // c", map[string]theme.Token{"function": theme.SynKeyword, "'a'": theme.SynString, "// c": theme.SynComment}},
+		{cssLang.names, ".box { color: #fff; margin: 0 auto; } /* c */", map[string]theme.Token{"color": theme.SynKeyword, "#fff": theme.SynNumber, "/* c */": theme.SynComment}},
+		{dockerLang.names, "FROM debian:12\nRUN apt-get update # c", map[string]theme.Token{"FROM": theme.SynKeyword, "RUN": theme.SynKeyword, "# c": theme.SynComment}},
+		{makeLang.names, "build: main.go\n\tgo vet -o $@ # c", map[string]theme.Token{"build": theme.SynFunction, "$@": theme.Panel, "# c": theme.SynComment}},
 		{diffNames, "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n ctx", map[string]theme.Token{"-old": theme.Error, "+new": theme.Success, "@@ -1 +1 @@": theme.SynKeyword}},
 	}
 	for _, s := range samples {
