@@ -95,7 +95,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		return nil, err
 	}
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
-	w.closers = append(w.closers, own.Release, st.Close)
+	// Closers run newest first: strays of any tool tree are ended before
+	// the lock is released (each task's close has done so already; this
+	// catches a tree whose client was never closed).
+	w.closers = append(w.closers, own.Release, func() error { endToolStrays("owner_closing"); return nil }, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -195,6 +198,11 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 			w.active.state = "stopping"
 			w.active.mu.Unlock()
 			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+		})
+		// What outlived the tool server was ended before the task goes
+		// on (restart) or ends (close); the record says what and why.
+		tc.OnStrays(func(rep *strayReport) {
+			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvToolProcessesEnded, rep)
 		})
 	}
 	r.OnStart = func(got Refs) {

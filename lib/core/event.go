@@ -99,6 +99,12 @@ const (
 	// EvToolBackendRestarted records the one restart of a lost tool
 	// backend an attempt allows.
 	EvToolBackendRestarted = "tool_backend.restarted"
+	// EvToolProcessesEnded records processes of a tool tree that outlived
+	// their fluzo-tool serve (it died, or they escaped its clean-up) and
+	// that the owner ended before going on or releasing the workspace
+	// lock; "unconfirmed" names any still alive when the bounded wait ran
+	// out.
+	EvToolProcessesEnded = "tool_backend.processes_ended"
 	// EvMCPServerStarted records an MCP server that completed its
 	// handshake: the negotiated protocol version and the tools offered.
 	EvMCPServerStarted = "mcp.server.started"
@@ -126,6 +132,7 @@ var EventTypes = []string{
 	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
+	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
 }
 

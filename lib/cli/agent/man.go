@@ -43,7 +43,22 @@ that attempt never ends completed: it ends failed with reason
 tool_backend_lost (exit 1) even when verification passes or is waived, since
 the lost call's effect is unknown; resume the task after checking the
 workspace. A second loss, or a failed restart, stops the task at once the
-same way.`},
+same way.
+
+No process a tool backend started outlives it: the kernel kills a
+command when its fluzo-tool dies (parent-death signal), and the owner is
+the child subreaper of its tool trees, so what those commands forked
+(daemons in sessions of their own, background jobs) is handed to the owner
+and ended — before a restarted backend runs anything, and before the owner
+releases the workspace lock — with a tool_backend.processes_ended event
+naming them (and any still alive after a bounded wait, as unconfirmed).
+The owner waits at most 30 seconds for a closed fluzo-tool to stop its
+commands and exit; one that does not is killed, which the same event
+records (reason tool_backend_killed_after_exit_wait).
+Orphans are told from the owner's own children by no_new_privs, which
+fluzo-tool serve sets on every child and every descendant inherits; an owner
+that itself runs with no_new_privs cannot tell them apart, ends none and
+says so (unverified).`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
