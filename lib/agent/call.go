@@ -7,6 +7,7 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 )
 
 // call runs one complete tool call through the operation lifecycle:
@@ -83,7 +84,7 @@ var _ approvalExpecter = (*Port)(nil)
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
-	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule, ServerHints: a.mcpHints(call.Name)}
 	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
 		e.expect(p)
@@ -113,6 +114,9 @@ func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
+	if mcp.IsModelName(call.Name) {
+		return a.dispatchMCP(ctx, call)
+	}
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	var lost *errBackendLost
 	if errors.As(err, &lost) {

@@ -180,6 +180,11 @@ func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out t
 	switch {
 	case out.Unknown:
 		to, reason = core.OpUnknown, ReasonToolBackendLost
+		if out.Error != nil {
+			if r, ok := out.Error.Details["reason"].(string); ok {
+				reason = r // e.g. mcp_server_lost
+			}
+		}
 	case !out.OK:
 		to = core.OpFailed
 		if out.Error != nil {

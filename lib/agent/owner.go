@@ -293,6 +293,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Admit:                w.admitter(w.Config.String("agent.model")),
 		Telemetry:            w.Telemetry,
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
+		MCPServers:           mcpServers(w.Config),
 	}
 	cleanup := func() {
 		tc.Close()

@@ -205,6 +205,15 @@ function __fluzo_path
       case '@/admit/lock/hold'
         set p '@/admit/lock/hold'
         set n 0
+      case '@/admit/mcp'
+        set p '@/admit/mcp'
+        set n 0
+      case '@/admit/mcp/list'
+        set p '@/admit/mcp/list'
+        set n 0
+      case '@/admit/mcp/tools'
+        set p '@/admit/mcp/tools'
+        set n 0
       case '@/sim'
         set p '@/sim'
         set n 0
@@ -297,6 +306,8 @@ function __fluzo_setting
       printf '%s\n' 'policy.git_commit=allow' 'policy.git_commit=ask' 'policy.git_commit=deny'
     case 'policy.git_push=*'
       printf '%s\n' 'policy.git_push=allow' 'policy.git_push=ask' 'policy.git_push=deny'
+    case 'policy.mcp=*'
+      printf '%s\n' 'policy.mcp=ask' 'policy.mcp=deny'
     case 'policy.shell=*'
       printf '%s\n' 'policy.shell=allow' 'policy.shell=ask' 'policy.shell=deny'
     case 'policy.tool_network=*'
@@ -330,7 +341,7 @@ function __fluzo_setting
     case '*=*'
       return
     case '*'
-      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
   end
 end
 complete -c fluzo -f
@@ -545,6 +556,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'check' -d 'evaluate
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'consent' -d 'review, record or revoke consent for the workspace configuration\'s destinations'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'mcp' -d 'list the configured MCP servers, or connect to one and list its tools'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l config -r -F -d 'use FILE instead of the workspace\'s .fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting for this invocation, as KEY=VALUE (repeatable)'
@@ -563,7 +575,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l effectiv
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l provenance -d 'say where each value comes from (file:line, default, cli)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l json -d 'print JSON lines ({"v":1,"type":"setting",...})'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/init\'' -l force -d 'replace an existing file, keeping a backup'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env tools.sandbox.mode tools.sandbox.network tools.sandbox.writable tools.sandbox.readable policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env tools.sandbox.mode tools.sandbox.network tools.sandbox.writable tools.sandbox.readable policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.mcp policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = agent.runtime' -x -a 'native'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.enabled' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.mode' -x -a 'shadow'
@@ -572,6 +584,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.filesystem' -x -a 'workspace'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_commit' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_push' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.mcp' -x -a 'ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.shell' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.tool_network' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = storage.auto_expire' -x -a 'true false'
@@ -595,6 +608,8 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l yes -d
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l allow-http -r -d 'accept plain HTTP to the non-loopback destination URL (warned; repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/mcp\'' -a 'list' -d 'print each configured [mcp.servers.NAME] as one JSON line (contacts nothing)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/mcp\'' -a 'tools' -d 'start or reach server NAME, list the tools it offers as JSON lines, and stop it'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'serve' -d 'serve a scenario until interrupted, logging one JSONL record per request'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'verify' -d 'print the verdict of a running simulator (exit 0 passed, 1 failed, 12 simulator unreachable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'check' -d 'validate a scenario file without serving it'

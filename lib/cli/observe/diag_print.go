@@ -32,7 +32,8 @@ func printDiag(w io.Writer, d *observe.Diagnosis) {
 		}
 		fmt.Fprintln(w)
 		for _, o := range a.Operations {
-			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 16), o.State, clean(o.Verdict(), 60))
+			// MCP tool names (mcp__SERVER__TOOL) are long: shown whole, not cut.
+			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 64), o.State, clean(o.Verdict(), 60))
 		}
 	}
 	var parts []string
