@@ -66,6 +66,7 @@ const (
 	dialogForceStop
 	dialogResume
 	dialogHelp
+	dialogPalette
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -107,6 +108,8 @@ type App struct {
 	dialog       dialogKind
 	dialogChoice int // 0 is always the safe default
 	dialogAt     time.Duration
+	pal          palette // the command palette's search (palette.go)
+	helpPage     int
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks

@@ -60,6 +60,8 @@ func (a *App) drawAll(l layout) {
 	case dialogNone:
 	case dialogHelp:
 		a.drawHelp(l)
+	case dialogPalette:
+		a.drawPalette(l)
 	default:
 		a.drawDialog(l)
 	}

@@ -461,8 +461,11 @@ func TestHelpOverlayKeepsDraftAndNeverCancels(t *testing.T) {
 	running(h)
 	h.keys(typed("half typed")...)
 	h.keys(key(tcell.KeyCtrlG))
+	h.mustShow("Composer enter")
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyTab), key(tcell.KeyF1), key(tcell.KeyPgDn))
 	h.mustShow("Approval a · t · d")
-	h.mustShow("never answer")
+	h.mustShow("Never answer")
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyTab))
 	h.keys(key(tcell.KeyEscape))
 	if h.app.dialog != dialogNone || h.app.comp.text != "half typed" || h.port.last("cancel") != nil || h.app.focus != focusComposer {
 		t.Fatalf("closing help must change nothing: dialog %v draft %q", h.app.dialog, h.app.comp.text)
