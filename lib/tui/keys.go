@@ -360,6 +360,10 @@ func (a *App) ctrlC() {
 		a.openDialog(dialogForceStop)
 	case a.taskActive() && a.task.id != "":
 		a.cancelTask()
+	case a.taskActive():
+		// Submitted but not yet named by the runtime: quitting now would
+		// leave it running unseen, and there is no id to cancel yet.
+		a.setNotice("the task is starting: ctrl+c cancels it once it runs")
 	default:
 		a.quit()
 	}

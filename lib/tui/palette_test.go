@@ -181,3 +181,14 @@ func TestClosingAViewKeepsFocusDraftAndScroll(t *testing.T) {
 		})
 	}
 }
+
+func TestCtrlCWhileATaskStartsNeitherQuitsNorCancels(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connect()
+	h.keys(typed("fix it")...)
+	h.keys(key(tcell.KeyEnter), key(tcell.KeyCtrlC))
+	if h.app.quitting || h.port.last("cancel") != nil {
+		t.Fatalf("ctrl+c before the task has an id: quitting %v", h.app.quitting)
+	}
+	h.mustShow("the task is starting")
+}
