@@ -43,6 +43,9 @@ func (a *App) dialogSpec() dialogSpec {
 }
 
 func (a *App) openDialog(k dialogKind) {
+	if k == dialogForceStop && a.dialog != dialogTasks {
+		a.stopTarget = "" // the current task's, unless the tasks view named one
+	}
 	a.dialog, a.dialogChoice, a.dialogAt = k, 0, a.clock.Now()
 }
 
@@ -53,6 +56,12 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 		return
 	case dialogPalette:
 		a.paletteKey(ev)
+		return
+	case dialogTasks:
+		a.tasksKey(ev)
+		return
+	case dialogDiag:
+		a.diagKey(ev)
 		return
 	}
 	spec := a.dialogSpec()
@@ -89,7 +98,11 @@ func (a *App) confirm(choice int) {
 	case dialogYolo:
 		a.send(port.SetYolo(!a.yolo))
 	case dialogForceStop:
-		a.send(port.ForceStop(a.task.id))
+		target := a.task.id
+		if a.stopTarget != "" {
+			target = a.stopTarget
+		}
+		a.send(port.ForceStop(target))
 	case dialogResume:
 		a.send(port.Resume(a.task.id))
 		a.phase = phaseRunning

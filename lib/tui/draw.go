@@ -62,6 +62,10 @@ func (a *App) drawAll(l layout) {
 		a.drawHelp(l)
 	case dialogPalette:
 		a.drawPalette(l)
+	case dialogTasks:
+		a.drawTasks(l)
+	case dialogDiag:
+		a.drawDiag(l)
 	default:
 		a.drawDialog(l)
 	}

@@ -157,6 +157,9 @@ func TestClosingAViewKeepsFocusDraftAndScroll(t *testing.T) {
 	}{
 		{"palette", []tcell.Event{key(tcell.KeyCtrlP)}},
 		{"help", []tcell.Event{key(tcell.KeyCtrlG)}},
+		{"tasks", []tcell.Event{key(tcell.KeyCtrlT)}},
+		{"task detail", []tcell.Event{key(tcell.KeyCtrlT)}},
+		{"diagnostics", []tcell.Event{key(tcell.KeyCtrlD), key(tcell.KeyPgDn)}},
 	} {
 		t.Run(open.name, func(t *testing.T) {
 			h := newHarness(t, 80, 24, Options{FPS: 0})
@@ -168,8 +171,20 @@ func TestClosingAViewKeepsFocusDraftAndScroll(t *testing.T) {
 			h.keys(key(tcell.KeyLeft), key(tcell.KeyPgUp))
 			scroll, cursor, follow := h.app.scroll, h.app.comp.cursor, h.app.follow
 			h.keys(open.keys...)
+			if h.app.dialog == dialogNone {
+				t.Fatalf("%s did not open", open.name)
+			}
+			if h.app.dialog == dialogTasks {
+				h.ackN(h.port.n, tasksAnswer)
+			}
+			if open.name == "task detail" {
+				h.keys(key(tcell.KeyEnter))
+				h.mustShow("Task tsk_1")
+			}
 			h.keys(typed("xq")...)
-			h.keys(key(tcell.KeyEscape))
+			for i := 0; i < 3 && h.app.dialog != dialogNone; i++ {
+				h.keys(key(tcell.KeyEscape)) // the detail goes back to the list first
+			}
 			a := h.app
 			if a.dialog != dialogNone || a.focus != focusComposer || a.comp.text != "half typed" || a.comp.cursor != cursor || a.scroll != scroll || a.follow != follow {
 				t.Fatalf("after %s: dialog %v focus %v draft %q cursor %d/%d scroll %d/%d follow %v",

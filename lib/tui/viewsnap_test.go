@@ -22,6 +22,16 @@ var views = []struct {
 		h.connect()
 		h.keys(key(tcell.KeyTab), key(tcell.KeyF1), key(tcell.KeyPgDn))
 	}},
+	{"tasks", func(h *harness) { running(h); openTasksView(h) }},
+	{"tasks-loading", func(h *harness) { running(h); h.keys(key(tcell.KeyCtrlT)) }},
+	{"task-detail", func(h *harness) { running(h); openTasksView(h); h.keys(key(tcell.KeyEnter)) }},
+	{"task-force-stop", func(h *harness) { running(h); openTasksView(h); h.keys(key(tcell.KeyEnter), runeKey('f')) }},
+	{"diagnostics", func(h *harness) {
+		running(h)
+		h.records(`{"v":1,"type":"result","status":"provider_error","task":"tsk_1","verification":{"completed":false,"verification":"not_run"},"error":{"code":"provider_error","message":"the model endpoint answered 401","hint":"check models.coder.api_key_env"}}`)
+		h.keys(key(tcell.KeyCtrlD))
+		h.ack(diagAnswer("tsk_1", "failed", 4, 1, 1200, 300, unpriced))
+	}},
 }
 
 var viewSizes = [][2]int{{80, 24}, {120, 40}, {160, 50}}
