@@ -302,6 +302,9 @@ func (a *App) live(l *port.Live) {
 func (a *App) result(r *port.Result) {
 	a.staleApprovals()
 	a.td.result = r
+	if a.dialog == dialogTasks {
+		a.send(port.Tasks()) // the listed states and counts moved on: ask again
+	}
 	switch r.Status {
 	case "completed":
 		a.phase = phaseCompleted

@@ -147,11 +147,17 @@ func (d *diagRecord) tokens() string {
 }
 
 // elapsed is the task's age from its records: created to last update.
+// A task still active has run at least that long (the records carry no
+// "now"), so it reads as a lower bound.
 func (t taskRow) elapsed() string {
 	if t.CreatedAt.IsZero() || t.UpdatedAt.Before(t.CreatedAt) {
 		return "unknown"
 	}
-	return formatDuration(t.UpdatedAt.Sub(t.CreatedAt))
+	d := formatDuration(t.UpdatedAt.Sub(t.CreatedAt))
+	if t.active() {
+		return "≥" + d
+	}
+	return d
 }
 
 func formatDuration(d time.Duration) string {

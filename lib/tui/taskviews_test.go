@@ -47,7 +47,7 @@ func TestTasksViewListsTheSessionsTasks(t *testing.T) {
 	if got := h.port.cmds(); strings.Count(strings.Join(got, " "), "diagnose") != 2 {
 		t.Fatalf("one diagnose per listed task: %v", got)
 	}
-	h.mustShow("running      1m05s    4      1500     fix the test")
+	h.mustShow("running      ≥1m05s   4      1500     fix the test")
 	h.mustShow("completed    42s      2      unknown  explain the crate")
 	if h.contains("another session's task") {
 		t.Fatal("only the session's tasks are listed")
@@ -56,7 +56,7 @@ func TestTasksViewListsTheSessionsTasks(t *testing.T) {
 	if h.contains("fix the test ") && h.contains("› ") {
 		t.Log("search keeps matches only")
 	}
-	if strings.Contains(strings.Join(h.screenText(), "\n"), "running      1m05s") {
+	if strings.Contains(strings.Join(h.screenText(), "\n"), "running      ≥1m05s") {
 		t.Fatal("the search must filter the list")
 	}
 }
@@ -96,9 +96,29 @@ func TestTasksViewCancelIsGracefulAndForceStopAsks(t *testing.T) {
 	if c := h.port.last("cancel"); c == nil || c["task"] != "tsk_1" || h.port.last("force_stop") != nil {
 		t.Fatalf("c must send a graceful cancel of tsk_1: %v", c)
 	}
-	h.keys(runeKey('f'))
+	h.records(`{"v":1,"type":"result","status":"cancelled","reason":"cancelled","task":"tsk_1","verification":{"completed":false,"verification":"not_run"}}`)
+	if h.port.last("tasks") == nil || h.port.cmds()[len(h.port.cmds())-1] != "tasks" {
+		t.Fatal("a result while the tasks view is open asks for the tasks again")
+	}
+	h.ackN(h.port.n, strings.Replace(tasksAnswer, `"state":"running"`, `"state":"cancelled"`, 1))
+	h.mustShow("Task tsk_1  cancelled")
+	if h.contains("f force stop") {
+		t.Fatal("a cancelled task offers no stop")
+	}
+
+}
+
+func TestTasksViewForceStopNeedsADeliberateMove(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	openTasksView(h)
+	h.keys(key(tcell.KeyEnter), runeKey('f'))
+	h.keys(key(tcell.KeyRight), key(tcell.KeyEnter)) // inside the arming window: ignored
+	if h.port.last("force_stop") != nil {
+		t.Fatal("keys inside the arming window must not confirm")
+	}
 	h.clock.Advance(armingWindow)
-	h.keys(key(tcell.KeyRight), key(tcell.KeyEnter))
+	h.keys(key(tcell.KeyEnter))
 	if f := h.port.last("force_stop"); f == nil || f["task"] != "tsk_1" {
 		t.Fatalf("a deliberate move plus enter force stops the listed task: %v", f)
 	}
