@@ -35,7 +35,7 @@
         pname = "fluzo";
         inherit version;
         src = self;
-        vendorHash = "sha256-uG2K+iIH265uS31p2AKO+rnWnU4p5iLlyBF/CIPDGeY=";
+        vendorHash = "sha256-ZxLXmUAaMOaLGBuTSQICi507PB3cvWnUyG9iX4nLxGU=";
         subPackages = map (name: "cmd/${name}") binaries;
         # SQLite is linked through cgo.
         env.CGO_ENABLED = "1";

@@ -25,7 +25,7 @@ type bridge struct {
 	root      string
 }
 
-func startBridge(t *testing.T, start func(context.Context) (*port.Client, error)) *bridge {
+func startBridge(t *testing.T, start func(context.Context, string) (*port.Client, error)) *bridge {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -34,7 +34,7 @@ func startBridge(t *testing.T, start func(context.Context) (*port.Client, error)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	if start == nil {
-		start = func(context.Context) (*port.Client, error) {
+		start = func(context.Context, string) (*port.Client, error) {
 			return nil, core.Errorf(core.CodeFailed, "no owner in this test")
 		}
 	}
@@ -197,7 +197,7 @@ func TestMalformedLinesAreAnsweredAndTheConnectionLives(t *testing.T) {
 }
 
 func TestAnOwnerThatCannotStartIsATypedError(t *testing.T) {
-	busy := func(context.Context) (*port.Client, error) {
+	busy := func(context.Context, string) (*port.Client, error) {
 		return nil, core.Errorf(core.CodeWorkspaceBusy, "another process owns this workspace").WithHint("wait for it")
 	}
 	b := startBridge(t, busy)

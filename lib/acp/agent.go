@@ -19,12 +19,15 @@ type Options struct {
 	Out io.Writer // messages to the editor (stdout); nothing else is written there
 	Log io.Writer // diagnostics (stderr)
 	// Root is the workspace root (symlinks resolved): a session's cwd
-	// must be it or inside it.
-	Root string
-	// StartOwner starts `fluzo-agent serve` for the workspace. It runs at
-	// the first session/new or session/load, so initialize works before
-	// (and whether or not) the workspace can be owned.
-	StartOwner func(ctx context.Context) (*port.Client, error)
+	// must be it or inside it. "" takes the workspace of the first
+	// session's cwd, through ResolveRoot (an editor may start the agent
+	// outside the project).
+	Root        string
+	ResolveRoot func(ctx context.Context, dir string) (string, error)
+	// StartOwner starts `fluzo-agent serve` for the workspace root. It
+	// runs at the first session/new or session/load, so initialize works
+	// before (and whether or not) the workspace can be owned.
+	StartOwner func(ctx context.Context, root string) (*port.Client, error)
 	Version    string
 }
 
@@ -37,6 +40,7 @@ type Agent struct {
 
 	mu          sync.Mutex
 	initialized bool
+	root        string // the workspace root, once known
 	own         *owner
 	sessions    map[string]*session
 	yolo        bool // what the owner's YOLO switch is now set to
@@ -47,7 +51,7 @@ type Agent struct {
 // task (the editor is gone: nobody can answer its approvals) and lets
 // serve record the outcome and release the workspace.
 func Serve(ctx context.Context, opts Options) error {
-	a := &Agent{opts: opts, sessions: map[string]*session{}}
+	a := &Agent{opts: opts, sessions: map[string]*session{}, root: opts.Root}
 	a.handlers = a.methods()
 	out := &lineWriter{w: opts.Out}
 	pr, pw := io.Pipe()
@@ -172,7 +176,7 @@ func (a *Agent) ownerFor(ctx context.Context) (*owner, *sdk.RequestError) {
 	if a.own != nil && !a.own.lost() {
 		return a.own, nil
 	}
-	c, err := a.opts.StartOwner(ctx)
+	c, err := a.opts.StartOwner(ctx, a.root)
 	if err != nil {
 		return nil, fluzoError(err)
 	}
@@ -185,6 +189,13 @@ func (a *Agent) ownerFor(ctx context.Context) (*owner, *sdk.RequestError) {
 	}
 	a.own, a.yolo = o, false
 	return o, nil
+}
+
+// workspace returns the workspace root ("" until a session named it).
+func (a *Agent) workspace() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.root
 }
 
 // notify sends one session/update; a failure means the editor is gone.

@@ -47,8 +47,8 @@ func (a *Agent) askPermission(ctx context.Context, s *session, own *owner, run *
 		Title:      sdk.Ptr(title),
 		Kind:       sdk.Ptr(kindOf(d.Tool)),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
-		Locations:  locationsOf(a.opts.Root, d.Args),
-		Content:    diffOf(a.opts.Root, d.Tool, d.Args),
+		Locations:  locationsOf(a.workspace(), d.Args),
+		Content:    diffOf(a.workspace(), d.Tool, d.Args),
 	}
 	if len(d.Args) > 0 {
 		call.RawInput = d.Args

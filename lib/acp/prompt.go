@@ -87,7 +87,7 @@ func (a *Agent) end(s *session) {
 
 // follow translates the task's records until its result.
 func (a *Agent) follow(s *session, own *owner, run *promptRun, q *queue) (any, *sdk.RequestError) {
-	tr := newTranslator(a.opts.Root, true, taskOps(own))
+	tr := newTranslator(a.workspace(), true, taskOps(own))
 	asks, stopAsks := context.WithCancel(context.Background())
 	defer stopAsks()
 	bg := context.Background()
@@ -102,10 +102,10 @@ func (a *Agent) follow(s *session, own *owner, run *promptRun, q *queue) (any, *
 			if ev.Session != "" && ev.Session != s.id {
 				continue
 			}
-			if ev.Type == "task.created" {
+			if ev.Type == core.EvTaskCreated {
 				a.taskKnown(own, run, ev.Task)
 			}
-			if ev.Type == "permission.requested" {
+			if ev.Type == core.EvPermissionRequested {
 				go a.askPermission(asks, s, own, run, ev)
 			}
 			a.send(s.id, tr.event(ev))

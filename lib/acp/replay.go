@@ -49,7 +49,7 @@ func (a *Agent) loadSession(ctx context.Context, raw json.RawMessage) (any, *sdk
 // replay pages the session's stored events in commit order and sends
 // what each becomes.
 func (a *Agent) replay(ctx context.Context, own *owner, id string) *sdk.RequestError {
-	tr := newTranslator(a.opts.Root, false, taskOps(own))
+	tr := newTranslator(a.workspace(), false, taskOps(own))
 	var after int64
 	for {
 		data, err := own.call(ctx, "events", port.Args{"session": id, "after_seq": after, "limit": replayPage})

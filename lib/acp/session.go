@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/port"
 )
 
@@ -49,11 +50,34 @@ func (a *Agent) checkCwd(method, cwd string) *sdk.RequestError {
 	if err != nil {
 		return invalidParams(method, "cwd %s does not exist or cannot be read", cwd)
 	}
-	rel, err := filepath.Rel(a.opts.Root, real)
+	root, rerr := a.rootFor(real)
+	if rerr != nil {
+		return rerr
+	}
+	rel, err := filepath.Rel(root, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return invalidParams(method, "cwd %s is outside the workspace %s; start fluzo-agent acp with --workspace for that repository", cwd, a.opts.Root)
+		return invalidParams(method, "cwd %s is outside the workspace %s; start fluzo-agent acp with --workspace for that repository", cwd, root)
 	}
 	return nil
+}
+
+// rootFor returns the workspace root, taking it from dir (the first
+// session's cwd) when none was given.
+func (a *Agent) rootFor(dir string) (string, *sdk.RequestError) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.root != "" {
+		return a.root, nil
+	}
+	if a.opts.ResolveRoot == nil {
+		return "", fluzoError(core.Errorf(core.CodeConfigurationRequired, "no workspace was given").WithHint("start fluzo-agent acp with --workspace DIR"))
+	}
+	root, err := a.opts.ResolveRoot(context.Background(), dir)
+	if err != nil {
+		return "", fluzoError(err)
+	}
+	a.root = root
+	return root, nil
 }
 
 func (a *Agent) newSession(ctx context.Context, raw json.RawMessage) (any, *sdk.RequestError) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/port"
 )
 
@@ -59,29 +60,29 @@ func (t *translator) delta(l *port.Live) []sdk.SessionUpdate {
 // event translates one durable event.
 func (t *translator) event(ev *port.Event) []sdk.SessionUpdate {
 	switch ev.Type {
-	case "task.created":
+	case core.EvTaskCreated:
 		return t.taskCreated(ev)
-	case "message":
+	case core.EvMessage:
 		return t.message(ev)
-	case "operation.requested":
+	case core.EvOperationRequested:
 		return t.opRequested(ev)
-	case "operation.decision":
+	case core.EvOperationDecision:
 		return t.opDecision(ev)
-	case "operation.dispatched":
+	case core.EvOperationDispatched:
 		return []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.Operation), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress))}
-	case "operation.result":
+	case core.EvOperationResult:
 		return t.opResult(ev)
-	case "operation.unknown":
+	case core.EvOperationUnknown:
 		return []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.Operation), sdk.WithUpdateStatus(sdk.ToolCallStatusFailed),
 			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("Outcome unknown: the tool backend went away after the call may have reached it. Fluzo never retries it on its own."))}))}
-	case "verification.result":
+	case core.EvVerification:
 		var v verdict
 		json.Unmarshal(ev.Data, &v)
 		t.verdict[ev.Task] = v
 		return t.plan(ev.Task, v.Completed, v.Verification != "")
-	case "diff.summary":
+	case core.EvDiffSummary:
 		t.changed[ev.Task] = changedPaths(ev.Data)
-	case "task.state":
+	case core.EvTaskState:
 		return t.taskEnded(ev)
 	}
 	return nil
@@ -235,11 +236,11 @@ func (t *translator) result(r *port.Result) sdk.SessionUpdate {
 			changed = append(changed, c.Path)
 		}
 	}
-	reason := r.Reason
+	text := finalText(r.Task, r.Status, r.Reason, v, changed)
 	if r.Error != nil && r.Error.Message != "" {
-		reason = strings.TrimSpace(reason + " " + r.Error.Message)
+		text += " Why: " + r.Error.Message + "."
 	}
-	return sdk.UpdateAgentMessageText(finalText(r.Task, r.Status, reason, v, changed))
+	return sdk.UpdateAgentMessageText(text)
 }
 
 // finalText states how the task ended and what verification said.

@@ -170,14 +170,14 @@ func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 		exit, output := execResult(out)
 		if stop := stoppedByCancel(out); stop.Cancelled {
 			// A cancelled command has no exit code and is no test failure.
-			a.record(ctx, core.EvCommandResult, map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+			a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
 			return
 		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)
 		}
-		a.record(ctx, core.EvCommandResult, map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)})
+		a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
 		if l := a.loops.observeTest(failure); l != nil {
 			a.found = append(a.found, *l)
 			a.record(ctx, core.EvLoopDetected, l)

@@ -100,7 +100,7 @@ func runOne(t *testing.T, seed int, target string) runResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	agent := exec.CommandContext(ctx, filepath.Join(binDir, "fluzo-agent"), "run", "--no-verify", "--yolo", "--json", "--task", "chaos workload")
+	agent := exec.CommandContext(ctx, filepath.Join(binDir, "fluzo-agent"), "run", "--consent", "--no-verify", "--yolo", "--json", "--task", "chaos workload")
 	agent.Args[0] = "fluzo-agent"
 	agent.Stdout = &out
 	agent.Dir, agent.Env = ws, env

@@ -99,6 +99,12 @@ const (
 	// EvToolBackendRestarted records the one restart of a lost tool
 	// backend an attempt allows.
 	EvToolBackendRestarted = "tool_backend.restarted"
+	// EvToolProcessesEnded records processes of a tool tree that outlived
+	// their fluzo-tool serve (it died, or they escaped its clean-up) and
+	// that the owner ended before going on or releasing the workspace
+	// lock; "unconfirmed" names any still alive when the bounded wait ran
+	// out.
+	EvToolProcessesEnded = "tool_backend.processes_ended"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -112,6 +118,7 @@ var EventTypes = []string{
 	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
+	EvToolProcessesEnded,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

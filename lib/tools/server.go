@@ -62,7 +62,10 @@ type Options struct {
 // Server answers tool requests beneath one root. Reads run concurrently;
 // writes, processes and git mutations are serialised.
 type Server struct {
-	opts    Options
+	opts Options
+	// owner is the parent process at start: when it is gone at shutdown,
+	// so is the workspace lock it held, and nothing may keep running.
+	owner   int
 	root    *confine.Root
 	lock    sync.RWMutex
 	mu      sync.Mutex
@@ -99,12 +102,13 @@ func NewServer(opts Options) (*Server, error) {
 		if err := proc.EnableSubreaper(); err != nil {
 			opts.Subreaper = false
 		}
+		proc.MarkToolTree()
 	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
+	return &Server{opts: opts, owner: os.Getppid(), root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
 // Close releases the root handle.
@@ -308,12 +312,11 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
+	defer s.endStrays()
 	finished := make(chan struct{})
 	go func() { s.wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
+	if s.graceOrOwnerGone(finished) {
 		return
-	case <-time.After(s.opts.Grace):
 	}
 	s.mu.Lock()
 	s.stopping = true
@@ -325,16 +328,54 @@ func (s *Server) shutdown() {
 	for _, p := range procs {
 		p.Terminate()
 	}
-	deadline := time.Now().Add(s.opts.Grace)
-	for time.Now().Before(deadline) && anyAlive(procs) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopped := make(chan struct{})
+	go func() {
+		for anyAlive(procs) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		close(stopped)
+	}()
+	s.graceOrOwnerGone(stopped)
 	for _, p := range procs {
 		if len(p.Members()) > 0 {
 			p.Kill()
 		}
 	}
 	<-finished
+}
+
+// graceOrOwnerGone waits for done (true) or for one grace period — cut
+// short when the owner is gone (false). An owner that died has released
+// the workspace lock with its last breath, so nothing may go on writing:
+// its end of stdin closes before the kernel reparents this process, so
+// the check is repeated rather than made once at EOF.
+func (s *Server) graceOrOwnerGone(done <-chan struct{}) bool {
+	deadline := time.NewTimer(s.opts.Grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return true
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+			if os.Getppid() != s.owner {
+				return false
+			}
+		}
+	}
+}
+
+// endStrays ends what is left once every request has answered: processes
+// reparented to this subreaper after their request's own clean-up looked
+// (a daemon forked by a child that was itself being stopped), so that
+// none outlives fluzo-tool.
+func (s *Server) endStrays() {
+	if s.opts.Subreaper {
+		proc.Strays{}.End(s.opts.Grace)
+	}
 }
 
 func anyAlive(procs []*proc.Process) bool {

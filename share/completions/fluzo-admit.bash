@@ -11,7 +11,7 @@ _fluzo_admit() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --workspace|-C|--config|--set|--grants|--allow|--deny) skip=1; continue ;;
+      --workspace|-C|--config|--set|--grants|--allow|--deny|--allow-http) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -22,6 +22,10 @@ _fluzo_admit() {
       "/config/init") p="/config/init"; n=0 ;;
       "/config/set") p="/config/set"; n=0 ;;
       "/config/schema") p="/config/schema"; n=0 ;;
+      "/consent") p="/consent"; n=0 ;;
+      "/consent/show") p="/consent/show"; n=0 ;;
+      "/consent/grant") p="/consent/grant"; n=0 ;;
+      "/consent/revoke") p="/consent/revoke"; n=0 ;;
       "/lock") p="/lock"; n=0 ;;
       "/lock/status") p="/lock/status"; n=0 ;;
       "/lock/hold") p="/lock/hold"; n=0 ;;
@@ -107,7 +111,7 @@ _fluzo_admit() {
   fi
   local words=""
   case "$p" in
-    "") words="check config lock --workspace -C --config --set --help" ;;
+    "") words="check config consent lock --workspace -C --config --set --help" ;;
     "/check") words="--grants --allow --deny --yolo --help" ;;
     "/config") words="validate show init set schema --help" ;;
     "/config/validate") words="--json --help" ;;
@@ -115,6 +119,10 @@ _fluzo_admit() {
     "/config/init") words="--force --help" ;;
     "/config/set") words="--help" ;;
     "/config/schema") words="--help" ;;
+    "/consent") words="show grant revoke --help" ;;
+    "/consent/show") words="--json --help" ;;
+    "/consent/grant") words="--yes --allow-http --help" ;;
+    "/consent/revoke") words="--help" ;;
     "/lock") words="status hold --help" ;;
     "/lock/status") words="--help" ;;
     "/lock/hold") words="--help" ;;

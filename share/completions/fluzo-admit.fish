@@ -9,7 +9,7 @@ function __fluzo_admit_path
       continue
     end
     switch $w
-      case --workspace -C --config --set --grants --allow --deny
+      case --workspace -C --config --set --grants --allow --deny --allow-http
         set skip 1
         continue
       case '-*'
@@ -36,6 +36,18 @@ function __fluzo_admit_path
         set n 0
       case '@/config/schema'
         set p '@/config/schema'
+        set n 0
+      case '@/consent'
+        set p '@/consent'
+        set n 0
+      case '@/consent/show'
+        set p '@/consent/show'
+        set n 0
+      case '@/consent/grant'
+        set p '@/consent/grant'
+        set n 0
+      case '@/consent/revoke'
+        set p '@/consent/revoke'
         set n 0
       case '@/lock'
         set p '@/lock'
@@ -128,6 +140,7 @@ end
 complete -c fluzo-admit -f
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'consent' -d 'review, record or revoke consent for the workspace configuration\'s destinations'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l config -r -F -d 'use FILE instead of the workspace\'s .fluzo'
@@ -169,5 +182,11 @@ complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and te
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'show' -d 'print the redacted review of the configuration and whether consent is recorded (read-only)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'grant' -d 'show the review and record consent after asking (or with --yes)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'revoke' -d 'remove every consent recorded for this workspace'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/show\'' -l json -d 'print one JSON line ({"v":1,"type":"consent_status",...})'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/grant\'' -l yes -d 'record consent without asking'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/grant\'' -l allow-http -r -d 'accept plain HTTP to the non-loopback destination URL (warned; repeatable)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'

@@ -96,10 +96,10 @@ _fluzo_agent() {
   local words=""
   case "$p" in
     "") words="run resume serve acp debug status cancel kill --help" ;;
-    "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
-    "/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
-    "/serve") words="--workspace -C --config --set --help" ;;
-    "/acp") words="--workspace -C --config --set --help" ;;
+    "/run") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "/resume") words="--workspace -C --config --set --consent --verify --no-verify --allow --yolo --json --help" ;;
+    "/serve") words="--workspace -C --config --set --consent --help" ;;
+    "/acp") words="--workspace -C --config --set --consent --help" ;;
     "/debug") words="prompt --help" ;;
     "/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/status") words="--workspace -C --json --help" ;;

@@ -11,7 +11,7 @@ _fluzo() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
+      --dir|--task|--workspace|-C|--config|--set|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--allow-http|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -71,6 +71,10 @@ _fluzo() {
       "/admit/config/init") p="/admit/config/init"; n=0 ;;
       "/admit/config/set") p="/admit/config/set"; n=0 ;;
       "/admit/config/schema") p="/admit/config/schema"; n=0 ;;
+      "/admit/consent") p="/admit/consent"; n=0 ;;
+      "/admit/consent/show") p="/admit/consent/show"; n=0 ;;
+      "/admit/consent/grant") p="/admit/consent/grant"; n=0 ;;
+      "/admit/consent/revoke") p="/admit/consent/revoke"; n=0 ;;
       "/admit/lock") p="/admit/lock"; n=0 ;;
       "/admit/lock/status") p="/admit/lock/status"; n=0 ;;
       "/admit/lock/hold") p="/admit/lock/hold"; n=0 ;;
@@ -222,7 +226,7 @@ _fluzo() {
     "/version") words="--help" ;;
     "/help") words="--help" ;;
     "/demo") words="--headless --dir --json --help" ;;
-    "/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "/run") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/init") words="--force --help" ;;
     "/history") words="list purge --help" ;;
     "/history/list") words="--json --help" ;;
@@ -240,10 +244,10 @@ _fluzo() {
     "/telemetry/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/telemetry/purge") words="--local --dry-run --yes --json --help" ;;
     "/agent") words="run resume serve acp debug status cancel kill --help" ;;
-    "/agent/run") words="--task --workspace -C --config --set --verify --no-verify --allow --yolo --max-turns --json --help" ;;
-    "/agent/resume") words="--workspace -C --config --set --verify --no-verify --allow --yolo --json --help" ;;
-    "/agent/serve") words="--workspace -C --config --set --help" ;;
-    "/agent/acp") words="--workspace -C --config --set --help" ;;
+    "/agent/run") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "/agent/resume") words="--workspace -C --config --set --consent --verify --no-verify --allow --yolo --json --help" ;;
+    "/agent/serve") words="--workspace -C --config --set --consent --help" ;;
+    "/agent/acp") words="--workspace -C --config --set --consent --help" ;;
     "/agent/debug") words="prompt --help" ;;
     "/agent/debug/prompt") words="--workspace -C --show-content --json --help" ;;
     "/agent/status") words="--workspace -C --json --help" ;;
@@ -267,7 +271,7 @@ _fluzo() {
     "/store/check") words="--help" ;;
     "/store/stats") words="--json --help" ;;
     "/store/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --json --help" ;;
-    "/admit") words="check config lock --workspace -C --config --set --help" ;;
+    "/admit") words="check config consent lock --workspace -C --config --set --help" ;;
     "/admit/check") words="--grants --allow --deny --yolo --help" ;;
     "/admit/config") words="validate show init set schema --help" ;;
     "/admit/config/validate") words="--json --help" ;;
@@ -275,6 +279,10 @@ _fluzo() {
     "/admit/config/init") words="--force --help" ;;
     "/admit/config/set") words="--help" ;;
     "/admit/config/schema") words="--help" ;;
+    "/admit/consent") words="show grant revoke --help" ;;
+    "/admit/consent/show") words="--json --help" ;;
+    "/admit/consent/grant") words="--yes --allow-http --help" ;;
+    "/admit/consent/revoke") words="--help" ;;
     "/admit/lock") words="status hold --help" ;;
     "/admit/lock/status") words="--help" ;;
     "/admit/lock/hold") words="--help" ;;

@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url --animation-fps --theme --draft
+      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --allow-http --scenario --addr --url --animation-fps --theme --draft
         set skip 1
         continue
       case '-*'
@@ -184,6 +184,18 @@ function __fluzo_path
       case '@/admit/config/schema'
         set p '@/admit/config/schema'
         set n 0
+      case '@/admit/consent'
+        set p '@/admit/consent'
+        set n 0
+      case '@/admit/consent/show'
+        set p '@/admit/consent/show'
+        set n 0
+      case '@/admit/consent/grant'
+        set p '@/admit/consent/grant'
+        set n 0
+      case '@/admit/consent/revoke'
+        set p '@/admit/consent/revoke'
+        set n 0
       case '@/admit/lock'
         set p '@/admit/lock'
         set n 0
@@ -342,6 +354,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l task -r -d 'the reques
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l verify -r -d 'verification COMMAND (default: harness.verify_command, then a test command quoted in the task)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l no-verify -d 'waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
@@ -411,6 +424,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l task -r -d 'the 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l verify -r -d 'verification COMMAND (default: harness.verify_command, then a test command quoted in the task)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l no-verify -d 'waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
@@ -420,6 +434,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l json -d 'print e
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l verify -r -d 'verification COMMAND (default: the task\'s)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l no-verify -d 'waive verification explicitly for this task (recorded); default: the task\'s command or earlier waiver'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
@@ -429,9 +444,11 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'; and test (__fluz
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
@@ -514,6 +531,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l running -r -
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'consent' -d 'review, record or revoke consent for the workspace configuration\'s destinations'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l config -r -F -d 'use FILE instead of the workspace\'s .fluzo'
@@ -555,6 +573,12 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'show' -d 'print the redacted review of the configuration and whether consent is recorded (read-only)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'grant' -d 'show the review and record consent after asking (or with --yes)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'revoke' -d 'remove every consent recorded for this workspace'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/show\'' -l json -d 'print one JSON line ({"v":1,"type":"consent_status",...})'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l yes -d 'record consent without asking'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l allow-http -r -d 'accept plain HTTP to the non-loopback destination URL (warned; repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'serve' -d 'serve a scenario until interrupted, logging one JSONL record per request'

@@ -9,6 +9,7 @@
 //   node acp_client.mjs gone   WORKSPACE               the editor leaves while an ask is open
 //   node acp_client.mjs busy   WORKSPACE               another process owns the workspace
 //   node acp_client.mjs task   WORKSPACE               "allow for this task" answers every later ask
+//   node acp_client.mjs turns  WORKSPACE               the turn budget ends the prompt: max_turn_requests
 //
 // It prints one summary line per check and exits 1 at the first failure.
 import { spawn } from "node:child_process";
@@ -35,7 +36,11 @@ function check(cond, msg, detail) {
 // slowest, a fix with cargo, takes seconds).
 setTimeout(() => fail("no outcome within 180 s"), 180_000).unref();
 
-const agent = spawn("fluzo-agent", ["acp", "--workspace", workspace], { stdio: ["pipe", "pipe", "inherit"] });
+// ACP_NO_WORKSPACE=1 starts the agent without --workspace, where the
+// caller stands (maybe outside any repository): the first session's cwd
+// then names the workspace.
+const args = process.env.ACP_NO_WORKSPACE ? ["acp"] : ["acp", "--workspace", workspace];
+const agent = spawn("fluzo-agent", args, { stdio: ["pipe", "pipe", "inherit"] });
 agent.on("error", (e) => fail(`cannot start fluzo-agent acp: ${e.message}`));
 const stream = acp.ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout));
 
@@ -237,6 +242,16 @@ scenarios.task = async (cx) => {
   const res = await prompt(cx, sessionId, request);
   check(res.stopReason === "end_turn" && res._meta?.fluzo?.verification === "passed", "the fix completes verified", res);
   check(asks.length === 1 && asks[0].options.some((o) => o.optionId === "allow_task" && o.kind === "allow_always"), "one ask, answered for the whole task", asks);
+};
+
+scenarios.turns = async (cx) => {
+  await start(cx);
+  const sessionId = await newSession(cx);
+  const res = await prompt(cx, sessionId, "look around");
+  check(res.stopReason === "max_turn_requests", "the turn budget ends the prompt with max_turn_requests", res);
+  check(res._meta?.fluzo?.status === "budget_exhausted" && res._meta.fluzo.reason === "max_turns", "_meta.fluzo says budget_exhausted (max_turns)", res._meta);
+  check(text("agent_message_chunk").includes("Done: read src/lib.rs."), "the finalization summary arrives");
+  check(/ended budget_exhausted \(max_turns\); verification not_run/.test(text("agent_message_chunk")), "the final message says the budget ran out and verification did not run", text("agent_message_chunk").slice(-200));
 };
 
 scenarios.busy = async (cx) => {

@@ -17,7 +17,8 @@ func ManSections() []clidoc.Section {
 		{Title: "Settings", Body: settingsReference()},
 		{Title: "Files", Body: filesDoc},
 		{Title: "Environment", Body: `No environment variable changes a setting. XDG_CONFIG_HOME locates the
-credential file auth.toml. lock hold sets FLUZO_OWNER_INSTANCE for COMMAND.`},
+credential file auth.toml; XDG_STATE_HOME the consent store. lock hold sets
+FLUZO_OWNER_INSTANCE for COMMAND.`},
 		{Title: "Examples", Body: examplesDoc},
 	}
 }
@@ -92,7 +93,13 @@ ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml
 <workspace>/.fluzodrive/owner.lock, owner.json
   The workspace-owner lock (flock) and the owner record: instance, pid, start
   time, boot id, control socket, protocol version and, after a crash, the
-  previous owner marked crashed. The pid is information, never proof.`
+  previous owner marked crashed. The pid is information, never proof.
+
+${XDG_STATE_HOME:-~/.local/state}/fluzo/consent/
+  Consent records (consent grant): one FINGERPRINT.json, mode 0600, per
+  configuration, in one 0700 directory per workspace identity (resolved
+  root, device, inode), written atomically. Never inside the workspace, so
+  a cloned .fluzo or a copied .fluzodrive/ carries none.`
 
 const examplesDoc = `Create and check a configuration:
 
@@ -109,4 +116,10 @@ Allow it for a check, or deny shell commands for one invocation:
 
 Show where every effective value comes from:
 
-  fluzo-admit config show --effective --provenance`
+  fluzo-admit config show --effective --provenance
+
+Review what the configuration sends where, and consent to it (in CI: --yes):
+
+  fluzo-admit consent show
+  fluzo-admit consent grant
+  fluzo-admit consent grant --yes --allow-http http://10.0.0.5:8080/v1`

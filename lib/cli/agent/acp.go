@@ -25,7 +25,9 @@ at the first session/new or session/load, so policy, the journal, budgets,
 verification, consent and workspace_busy behave exactly as headless.
 
 An ACP session is a Fluzo session; session/new needs a cwd that is the
-workspace root or inside it. Each session/prompt is one task: its text
+workspace root or inside it. Without --workspace the workspace is the git
+working tree of the current directory or, started outside any repository
+(as an editor may), of the first session's cwd. Each session/prompt is one task: its text
 (and any embedded text resources) is the request, assistant text streams
 as agent_message_chunk, every tool call is a tool_call with its kind,
 status, locations and, for edits, its diff, and the task's contract is
@@ -52,25 +54,22 @@ confined tools stay the only way the agent reads and writes the workspace.
 Malformed JSON-RPC, unknown methods and wrong params are answered with
 JSON-RPC errors. When the editor closes stdin (or on SIGTERM, SIGINT,
 SIGHUP) a running task is cancelled, its outcome recorded, and the
-workspace released. Diagnostics go to stderr; stdout carries only ACP.`,
+workspace released. Diagnostics go to stderr; stdout carries only ACP.
+serve passes the consent check (fluzo-admit consent); --consent is passed on.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			configFlag(), setFlag(),
+			configFlag(), setFlag(), consentFlag(),
 		},
 		Action: acpAction,
 	}
 }
 
 func acpAction(ctx context.Context, c *cli.Command) error {
-	ws, err := store.ResolveWorkspace(ctx, c.String("workspace"))
+	root, err := acpRoot(ctx, c)
 	if err != nil {
 		return err
 	}
 	self, err := agentExecutable()
-	if err != nil {
-		return err
-	}
-	args, err := serveArgs(ws.Root, c)
 	if err != nil {
 		return err
 	}
@@ -80,13 +79,35 @@ func acpAction(ctx context.Context, c *cli.Command) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return acp.Serve(ctx, acp.Options{
-		In: os.Stdin, Out: c.Root().Writer, Log: c.Root().ErrWriter, Root: ws.Root, Version: core.Version,
-		StartOwner: func(context.Context) (*port.Client, error) {
+		In: os.Stdin, Out: c.Root().Writer, Log: c.Root().ErrWriter, Root: root, Version: core.Version,
+		ResolveRoot: func(ctx context.Context, dir string) (string, error) {
+			ws, err := store.ResolveWorkspace(ctx, dir)
+			return ws.Root, err
+		},
+		StartOwner: func(_ context.Context, root string) (*port.Client, error) {
+			args, err := serveArgs(root, c)
+			if err != nil {
+				return nil, err
+			}
 			// Not ctx: a signal must not kill serve before it has
 			// cancelled the task and recorded its outcome.
 			return port.Start(context.WithoutCancel(ctx), port.Options{Path: self, Args: args})
 		},
 	})
+}
+
+// acpRoot is --workspace's git working tree, else the current
+// directory's, else "" (not in a repository: an editor may start the
+// agent anywhere), and then the first session's cwd names it.
+func acpRoot(ctx context.Context, c *cli.Command) (string, error) {
+	ws, err := store.ResolveWorkspace(ctx, c.String("workspace"))
+	switch {
+	case err == nil:
+		return ws.Root, nil
+	case c.String("workspace") != "":
+		return "", err
+	}
+	return "", nil
 }
 
 // serveArgs passes the workspace and configuration on to serve, so the
@@ -102,6 +123,9 @@ func serveArgs(root string, c *cli.Command) ([]string, error) {
 	}
 	for _, s := range c.StringSlice("set") {
 		args = append(args, "--set", s)
+	}
+	if c.Bool("consent") {
+		args = append(args, "--consent")
 	}
 	return args, nil
 }

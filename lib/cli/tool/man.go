@@ -52,10 +52,15 @@ out are refused (outside_root). Symlinks that stay inside are followed. Devices,
 FIFOs and sockets are refused (special_file); writes to files with more than one
 link are refused (hard_link_refused). .git, .fluzo, .fluzodrive and the user's
 auth file are refused (protected_path) by file identity, so symlinks, hard links
-and "a/../.git" spellings are caught. Without openat2 every file tool fails with
-confinement_unavailable. ls, glob and grep list what "git ls-files -co
---exclude-standard" lists (or honour .gitignore files outside a repository) and
-never show secret-bearing files such as .env, *.pem or id_* keys.
+and "a/../.git" spellings are caught; a read of a file with more than one link
+is refused (protected_path) when it is another name of any file beneath .git or
+.fluzodrive (or when those trees are too large to check). Without openat2 every
+file tool fails with confinement_unavailable. ls, glob and grep list what "git
+ls-files -co --exclude-standard" lists (or honour .gitignore files outside a
+repository), each name verified to exist beneath the root through directory
+handles opened without following any symlink, so a directory swapped for a
+symlink mid-listing cannot bring in names from outside; they never show
+secret-bearing files such as .env, *.pem or id_* keys.
 
 The jail covers the file tools only: exec and shell run unsandboxed programs
 as the same user, in the root by default.`},
@@ -70,15 +75,19 @@ When the leader exits, remaining members of its group, its session and its
 descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
 subreaper, so grandchildren that double-fork into a new session are adopted
 and stopped too. The result reports exit_code or signal, duration_ms,
-timed_out, cancelled, killed, truncation flags and any process whose end could
-not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
+timed_out, cancelled, killed, truncation flags, the processes that outlived the
+leader and were stopped (ended: pid and command) and any process whose end
+could not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
 caller caps it by its remaining budget) sends SIGTERM, then SIGKILL after the
 grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
 TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
-(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
-BASH_ENV, ENV and LD_* are refused even when set explicitly.
+(*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK,
+FLUZO_* ...) are never inherited; BASH_ENV, ENV and LD_* are refused even when
+set explicitly. fluzo-agent starts fluzo-tool itself without provider and
+credential variables, and fluzo-tool marks itself non-dumpable, so a command
+reading /proc/$PPID/environ finds no key.
 
 Children also get, when set, the variables toolchains use to find themselves
 and their caches, so that a toolchain installed outside HOME (as official Rust

@@ -73,7 +73,7 @@ helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
 }
 
 // Main runs fluzo-tool.
-func Main() int { return runner.Main(Command()) }
+func Main() int { return runner.MainUndumpable(Command()) }
 
 func serveCommand() *cli.Command {
 	return &cli.Command{
@@ -86,7 +86,16 @@ concurrently; replies may arrive out of order and carry "re". Control records
 {"v":1,"id":"c1","control":"cancel","target":"r1"} and "control":"kill" stop a
 running process request. On EOF, requests in flight get one grace period to
 finish; then the server stops the process groups it owns (SIGTERM, grace,
-SIGKILL), writes every outstanding result, and exits 0.`,
+SIGKILL), writes every outstanding result, and exits 0 — at once, with no
+grace, when its parent (the owner holding the workspace lock) is gone.
+
+No child outlives the server: each dies with it (parent-death signal, even
+when fluzo-tool is SIGKILLed), and serve is a child subreaper, so a daemon
+that a command double-forks into a session of its own is reparented to it
+and ended with the request, or at the latest before serve exits. Every child
+serve starts runs with no_new_privs, which all its descendants inherit: no
+setuid program gains privileges, and an owner can recognise the tree's
+orphans.`,
 		Flags: serverFlags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			s, err := newServer(c)
