@@ -77,7 +77,10 @@ func (a *App) diagLines() []line {
 	}
 	out = append(out, heading("Budgets"))
 	out = append(out, a.budgetLines(d)...)
-	out = append(out, heading("Compactions"), field("compactions", fmt.Sprint(len(d.Compactions))))
+	out = append(out, heading("Compactions"))
+	out = append(out, compactionLines(d)...)
+	out = append(out, heading("Laya observations"))
+	out = append(out, observationLines(d)...)
 	out = append(out, heading("Telemetry"))
 	out = append(out, telemetryLines(d)...)
 	return out
@@ -153,4 +156,37 @@ func costText(d *diagRecord) string {
 		s += ", partial"
 	}
 	return s + from
+}
+
+// compactionLines: each compaction with its token counts (unknown when
+// not measured) and the artifact that keeps what it summarised.
+func compactionLines(d *diagRecord) []line {
+	if len(d.Compactions) == 0 {
+		return []line{{span("none", theme.Muted)}}
+	}
+	var out []line
+	for _, c := range d.Compactions {
+		out = append(out, field(safeLine(c.ID), tokensOrUnknown(c.BeforeTokens)+" → "+tokensOrUnknown(c.AfterTokens)+" tokens · artifact "+safeLine(orUnknown(c.Artifact))))
+	}
+	return out
+}
+
+func tokensOrUnknown(n *int64) string {
+	if n == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*n)
+}
+
+// observationLines label each one an observation: Laya never authorized,
+// routed or blocked anything, so nothing here may read as an action.
+func observationLines(d *diagRecord) []line {
+	if len(d.Observations) == 0 {
+		return []line{{span("none", theme.Muted)}}
+	}
+	var out []line
+	for _, o := range d.Observations {
+		out = append(out, line{span("observation ", theme.Muted), span(safeLine(o.Kind+": "+o.Label), theme.Base), span(" (not an action)", theme.Subtle)})
+	}
+	return out
 }

@@ -52,8 +52,17 @@ type diagRecord struct {
 		Note            string `json:"note"`
 	} `json:"usage"`
 	Budget      []json.RawMessage `json:"budget_events"`
-	Compactions []json.RawMessage `json:"compactions"`
-	Telemetry   struct {
+	Compactions []struct {
+		ID           string `json:"id"`
+		BeforeTokens *int64 `json:"before_tokens"`
+		AfterTokens  *int64 `json:"after_tokens"`
+		Artifact     string `json:"artifact"`
+	} `json:"compactions"`
+	Observations []struct {
+		Kind  string `json:"kind"`
+		Label string `json:"label"`
+	} `json:"laya_observations"`
+	Telemetry struct {
 		Archive string `json:"archive"`
 		Spans   int    `json:"spans"`
 		Cost    struct {

@@ -22,7 +22,7 @@ func diagAnswer(task, state string, requests, unknown int, in, out int64, cost s
 	return fmt.Sprintf(`{"diagnosis":{"v":1,"type":"observe.diag","task":{"id":"%s","session":"ses_1","request":"r","state":"%s"},"interrupted":false,
  "traces":["4bf92f3577b34da6a3ce929d0e0e4736"],"attempts":[{"id":"att_1","task":"%s","number":1,"state":"%s","trace":"4bf92f3577b34da6a3ce929d0e0e4736","operations":[]}],
  "operations":{"total":3,"by_state":{"succeeded":2,"failed":1},"unknown":0},"failures":["operation op_3 (exec) failed: exit status 101"],
- "usage":{"requests":%d,"input_tokens":%d,"output_tokens":%d,"unknown_usage_requests":%d,"complete":%v},"budget_events":[],"compactions":[],"laya_observations":[],
+ "usage":{"requests":%d,"input_tokens":%d,"output_tokens":%d,"unknown_usage_requests":%d,"complete":%v},"budget_events":[],"compactions":[{"id":"cmp_1","session":"ses_1","before_tokens":9000,"after_tokens":null,"artifact":"art_7"}],"laya_observations":[{"id":"lo_1","kind":"risk","label":"wide rewrite"}],
  "telemetry":{"archive":".fluzo/telemetry","spans":12,"error_spans":0,"logs":3,"incomplete_records":0,"estimated_cost":%s,
   "health":{"v":1,"type":"telemetry.health","state":"degraded","gaps":true,"sinks":[{"name":"otlp.traces","signal":"traces","state":"degraded","dropped":{"queue_full":4}}]}}}}`,
 		task, state, task, state, requests, in, out, unknown, unknown == 0, cost)
@@ -139,6 +139,8 @@ func TestDiagnosticsViewFromTheDiagnoseQuery(t *testing.T) {
 	h.mustShow("× operation op_3 (exec) failed: exit status 101")
 	h.mustShow("tokens       ≥1500 reported")
 	h.mustShow("trace        4bf92f3577b34da6a3ce929d0e0e4736")
+	h.mustShow("cmp_1        9000 → unknown tokens · artifact art_7")
+	h.mustShow("observation risk: wide rewrite (not an action)")
 	h.keys(key(tcell.KeyPgDn))
 	h.mustShow("health       degraded · records were dropped")
 	h.mustShow("otlp.traces degraded · 4 dropped")
