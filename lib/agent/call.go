@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 )
 
 // call runs one complete tool call through the operation lifecycle:
@@ -55,6 +57,11 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
 	}
+	if sandboxUnavailable(out) {
+		// Fail closed: no command can run unconfined, so the task stops
+		// here rather than letting the model try other commands.
+		return stopWith(core.CodeFailed, string(sandbox.CodeUnavailable), out.Error)
+	}
 	var lost *errBackendLost
 	if errors.As(stop, &lost) {
 		return a.backendLost(context.WithoutCancel(ctx), op, lost)
@@ -77,7 +84,7 @@ var _ approvalExpecter = (*Port)(nil)
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
-	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule, ServerHints: a.mcpHints(call.Name)}
 	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
 		e.expect(p)
@@ -107,6 +114,9 @@ func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
+	if mcp.IsModelName(call.Name) {
+		return a.dispatchMCP(ctx, call)
+	}
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	var lost *errBackendLost
 	if errors.As(err, &lost) {
@@ -170,14 +180,14 @@ func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 		exit, output := execResult(out)
 		if stop := stoppedByCancel(out); stop.Cancelled {
 			// A cancelled command has no exit code and is no test failure.
-			a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
+			a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
 			return
 		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)
 		}
-		a.record(ctx, core.EvCommandResult, withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out))
+		a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
 		if l := a.loops.observeTest(failure); l != nil {
 			a.found = append(a.found, *l)
 			a.record(ctx, core.EvLoopDetected, l)

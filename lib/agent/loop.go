@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/admit"
+	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -85,6 +86,8 @@ type Runner struct {
 	// VerificationAttempts bounds the runs of the verification command in
 	// one attempt (harness.verification_attempts; zero: the default).
 	VerificationAttempts int
+	// MCPServers are the configured MCP servers, started per attempt.
+	MCPServers []config.MCPServer
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
@@ -136,6 +139,8 @@ type run struct {
 	verdict      *Verdict
 	verifyRuns   int
 	verifyOutput string
+	// mcp is the attempt's MCP servers (nil: none configured).
+	mcp *mcpRun
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -190,6 +195,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
 	a.budget.Run()
 	defer a.budget.Pause()
+	defer a.stopMCP()
 	ctx, root := a.traceAttempt(ctx, prior)
 	err := a.tracedStart(ctx, request)
 	if err == nil {
@@ -218,7 +224,10 @@ func orDefault(v, d int) int {
 }
 
 func (a *run) start(ctx context.Context, request string) error {
-	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.Tools.Schemas()})
+	if err := a.startMCP(ctx); err != nil {
+		return err
+	}
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.toolSchemas()})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
@@ -266,10 +275,11 @@ func (a *run) loop(ctx context.Context) error {
 // turn sends one request and executes the complete tool calls it returns.
 func (a *run) turn(ctx context.Context) (bool, error) {
 	a.deliverInterventions(ctx)
+	a.syncMCP(ctx)
 	if err := a.tracedCompaction(ctx); err != nil {
 		return false, err
 	}
-	resp, err := a.request(ctx, purposeTurn, a.msgs, a.Tools.Schemas())
+	resp, err := a.request(ctx, purposeTurn, a.msgs, a.toolSchemas())
 	if err != nil {
 		return false, err
 	}

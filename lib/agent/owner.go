@@ -154,7 +154,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
+		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
 	})
 }
 
@@ -293,6 +293,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Admit:                w.admitter(w.Config.String("agent.model")),
 		Telemetry:            w.Telemetry,
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
+		MCPServers:           mcpServers(w.Config),
 	}
 	cleanup := func() {
 		tc.Close()
@@ -394,5 +395,5 @@ func (w *Owner) toolServerFlags() []string {
 	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
 		flags = append(flags, "--inherit-env", name)
 	}
-	return flags
+	return append(flags, sandboxFlags(w.Config)...)
 }

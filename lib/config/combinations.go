@@ -35,6 +35,7 @@ func checkCombinations(c *Config, ds *diagnostics) {
 		checkURL(ds, "telemetry.otlp_endpoint", c.String("telemetry.otlp_endpoint"), true)
 	}
 	checkToolEnv(c, ds)
+	checkMCPServers(c, ds)
 	for _, spec := range c.Strings("policy.grants") {
 		if problem := grantspec.Check(spec); problem != "" {
 			ds.add("policy.grants", "grant specs such as \"exec:cargo test\"", "%s", problem)

@@ -38,6 +38,8 @@ const (
 	AuthNone       = "none"
 	AuthEnv        = "env"
 	AuthCredential = "credential"
+	MCPStdio       = "stdio"
+	MCPHTTP        = "http"
 )
 
 var askModes = []string{"allow", "ask", "deny"}
@@ -138,6 +140,15 @@ var schema = []Setting{
 	{Key: "tools.shell.env", Kind: KindStringMap, Default: map[string]string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
 		Description: "Non-secret literal environment variables set for commands; credential-looking and code-injecting names are refused. Changes need consent."},
 
+	enumSetting("tools.sandbox.mode", "landlock", []string{"landlock", "off"}, ApplyFuture, PrivacySecurity,
+		"OS sandbox of commands (exec and shell), enforced inside fluzo-tool: landlock confines writes to the workspace (minus .git, .fluzo, .fluzodrive), its private TMPDIR and the build caches, hides the home directory's credential files and denies TCP; where the kernel has no Landlock, commands fail with sandbox_unavailable. off runs commands unconfined, and results say so."),
+	enumSetting("tools.sandbox.network", "deny", []string{"deny", "allow"}, ApplyFuture, PrivacySecurity,
+		"TCP connect and bind for sandboxed commands (Landlock ABI 4 or newer). UDP, such as DNS, is not restricted."),
+	{Key: "tools.sandbox.writable", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Extra absolute paths sandboxed commands may write beneath (e.g. a cache the defaults miss). Never list the home directory: it holds credential files."},
+	{Key: "tools.sandbox.readable", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Extra absolute paths sandboxed commands may read and execute beneath (e.g. a toolchain outside PATH)."},
+
 	enumSetting("policy.shell", "ask", askModes, ApplyFuture, PrivacySecurity,
 		"Commands (exec and shell). An explicit deny wins over grants and YOLO."),
 	enumSetting("policy.tool_network", "deny", askModes, ApplyFuture, PrivacySecurity,
@@ -148,12 +159,43 @@ var schema = []Setting{
 		"Pushing to git remotes."),
 	enumSetting("policy.destructive_commands", "deny", []string{"ask", "deny"}, ApplyFuture, PrivacySecurity,
 		"Commands that discard work (rm -r, git reset --hard, git clean -f, git push --force, ...)."),
+	enumSetting("policy.mcp", "ask", []string{"ask", "deny"}, ApplyFuture, PrivacySecurity,
+		"Calls of MCP server tools: ask (approve each, or grant mcp:SERVER/TOOL) or deny all. Server hints never authorize."),
 	enumSetting("policy.filesystem", "workspace", []string{"workspace"}, ApplyFuture, PrivacySecurity,
 		"File tools reach only the workspace root; .git, .fluzo and .fluzodrive are protected."),
 	enumSetting("policy.credentials", "deny", []string{"deny"}, ApplyFuture, PrivacySecurity,
 		"Credential access by tools."),
 	{Key: "policy.grants", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
 		Description: "Standing grants, e.g. [\"exec:cargo test\"]; the grammar is in fluzo-admit(1). They need consent (fluzo-admit consent) and never beat a deny."},
+
+	enumSetting("mcp.servers.*.transport", MCPStdio, []string{MCPStdio, MCPHTTP}, ApplyFuture, PrivacyInfrastructure,
+		"How Fluzo reaches this MCP server: stdio (a child process run under the same contract as commands) or http (streamable HTTP)."),
+	boolSetting("mcp.servers.*.enabled", true, ApplyFuture, PrivacySecurity,
+		"Start this server and offer its tools to the model. Every call still goes through policy (default ask; grants are mcp:NAME/TOOL)."),
+	{Key: "mcp.servers.*.command", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "stdio: the server's argv, e.g. [\"node\", \"server.js\", \"stdio\"]; the program is found on PATH, never through a shell."},
+	stringSetting("mcp.servers.*.cwd", ".", ApplyFuture, PrivacyInfrastructure,
+		"stdio: working directory of the server, relative to the workspace root."),
+	{Key: "mcp.servers.*.inherit_env", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "stdio: parent environment variables passed to the server (names only; secret-looking names are refused)."},
+	{Key: "mcp.servers.*.env", Kind: KindStringMap, Default: map[string]string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "stdio: non-secret literal environment variables for the server."},
+	{Key: "mcp.servers.*.secret_env", Kind: KindStringMap, Default: map[string]string{}, Apply: ApplyFuture, Privacy: PrivacyReference,
+		Description: "stdio: secrets by reference: server variable name = name of the parent environment variable holding the value (never the value)."},
+	stringSetting("mcp.servers.*.url", "", ApplyFuture, PrivacySecurity,
+		"http: the streamable HTTP endpoint; https, or http to a loopback host only. Redirects are never followed."),
+	{Key: "mcp.servers.*.header_env", Kind: KindStringMap, Default: map[string]string{}, Apply: ApplyFuture, Privacy: PrivacyReference,
+		Description: "http: request headers by reference: header name = name of the environment variable holding its value, e.g. {Authorization = \"MCP_AUTH\"}."},
+	{Key: "mcp.servers.*.tools", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Allow-list of the server's tool names offered to the model; empty offers every tool. Listing is not approval."},
+	{Key: "mcp.servers.*.deny_tools", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: "Tools of this server that are always denied, whatever grants or YOLO say (an explicit deny wins)."},
+	intSetting("mcp.servers.*.startup_timeout_seconds", "seconds", 30, 1, 600, ApplyFuture, PrivacyPublic,
+		"Deadline for starting the server, the protocol handshake and the first tools/list."),
+	intSetting("mcp.servers.*.call_timeout_seconds", "seconds", 120, 1, 86400, ApplyFuture, PrivacyPublic,
+		"Deadline of one tools/call."),
+	intSetting("mcp.servers.*.max_restarts", "restarts", 1, 0, 10, ApplyFuture, PrivacyPublic,
+		"Restarts of a crashed server per task before its calls fail with mcp_server_lost."),
 
 	floatSetting("context.compaction_threshold", "ratio", 0.8, 0.1, 0.95, ApplyFuture, PrivacyPublic,
 		"Share of available input capacity that triggers compaction before a request."),
@@ -218,4 +260,6 @@ var schemaCollections = []Collection{
 		}},
 	}},
 	{Name: "capacity_pools", DefaultEntries: []DefaultEntry{{ID: "local_server", Fields: map[string]any{}}}},
+	// No MCP server is configured unless the user declares one.
+	{Name: "mcp.servers"},
 }

@@ -60,6 +60,7 @@ func Summarize(cfg *config.Config) Summary {
 		raw := cfg.String("telemetry.otlp_endpoint")
 		s.Destinations = append(s.Destinations, Destination{Key: "telemetry.otlp_endpoint", Purpose: "otlp", URL: redact(raw), Class: Classify(raw)})
 	}
+	s.Destinations = append(s.Destinations, mcpDestinations(cfg)...)
 	for name := range cfg.StringMap("tools.shell.env") {
 		s.EnvNames = append(s.EnvNames, name)
 	}

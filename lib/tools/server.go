@@ -15,6 +15,7 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/confine"
 	"github.com/josecorral/fluzo/lib/tools/discover"
 	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // MaxLine bounds one request line (a write carries the whole file).
@@ -57,6 +58,11 @@ type Options struct {
 	// (default DefaultMaxInFlight); a request that would pass it is
 	// refused with busy, one larger than it with request_too_large.
 	MaxInFlight int64
+	// Sandbox confines exec and shell children (see lib/tools/sandbox);
+	// Launcher is the fluzo-tool binary whose sandbox-exec subcommand
+	// enforces it (default: this executable).
+	Sandbox  sandbox.Settings
+	Launcher string
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
@@ -81,6 +87,14 @@ type Server struct {
 	wg       sync.WaitGroup
 	outMu    sync.Mutex
 	out      *json.Encoder
+	// The commands' private TMPDIR and whether read-only binds work,
+	// both settled on first use.
+	tmpOnce    sync.Once
+	tmpDir     string
+	tmpErr     error
+	tmpLock    *os.File
+	mountsOnce sync.Once
+	mounts     int
 }
 
 // NewServer opens the root; it fails closed (confinement_unavailable)
@@ -98,6 +112,16 @@ func NewServer(opts Options) (*Server, error) {
 	if err := opts.Env.Validate(); err != nil {
 		return nil, err
 	}
+	if err := opts.Sandbox.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Launcher == "" && opts.Sandbox.Mode == sandbox.ModeLandlock {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, sandbox.Unavailable("cannot find fluzo-tool's own executable to launch commands with: " + err.Error())
+		}
+		opts.Launcher = exe
+	}
 	if opts.Subreaper {
 		if err := proc.EnableSubreaper(); err != nil {
 			opts.Subreaper = false
@@ -111,14 +135,22 @@ func NewServer(opts Options) (*Server, error) {
 	return &Server{opts: opts, owner: os.Getppid(), root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
-// Close releases the root handle.
-func (s *Server) Close() error { return s.root.Close() }
+// Close releases the root handle and removes the commands' private
+// temporary directory.
+func (s *Server) Close() error {
+	if s.tmpDir != "" {
+		os.RemoveAll(s.tmpDir)
+		s.tmpLock.Close()
+	}
+	return s.root.Close()
+}
 
 // Serve reads JSONL from in and writes replies to out until in ends or
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.removeTempLeftovers(ctx)
+	removeStaleTemps()
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -26,6 +26,9 @@ type Spec struct {
 	// process as the child's descendants; set it only when the child is
 	// the only process the caller runs, and after EnableSubreaper.
 	AdoptOrphans bool
+	// Prepare, when set, adjusts the child's SysProcAttr before the
+	// spawn (the command sandbox adds namespaces there).
+	Prepare func(*syscall.SysProcAttr)
 }
 
 // EnableSubreaper makes the calling process the reaper of orphaned
@@ -94,6 +97,9 @@ func Start(spec Spec) (*Process, error) {
 	// The signal is tied to the forking thread; the Go runtime does not
 	// end idle threads, and forkMarked unlocks the one it locks.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if spec.Prepare != nil {
+		spec.Prepare(cmd.SysProcAttr)
+	}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
 	if err := forkMarked(cmd.Start); err != nil {
