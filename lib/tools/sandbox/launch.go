@@ -42,6 +42,7 @@ func Launch(planJSON string, argv []string) error {
 	// per-thread until exec), so it must all run on one thread, the one
 	// that execs.
 	runtime.LockOSThread()
+	parent := os.Getppid()
 	if len(plan.ReadOnly) > 0 {
 		if err := bindReadOnly(plan.ReadOnly); err != nil {
 			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
@@ -60,6 +61,9 @@ func Launch(planJSON string, argv []string) error {
 	}
 	if err := enforce(&plan); err != nil {
 		return Unavailable(err.Error())
+	}
+	if err := dieWithParent(parent); err != nil {
+		return err
 	}
 	err := syscall.Exec(argv[0], argv, os.Environ())
 	return core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
@@ -125,6 +129,21 @@ func reenter(dir string) error {
 	}
 	if err := unix.Stat(".", &after); err != nil || after.Dev != before.Dev || after.Ino != before.Ino {
 		return fmt.Errorf("the working directory %s changed while the command started", dir)
+	}
+	return nil
+}
+
+// dieWithParent re-arms the parent-death signal just before the exec: the
+// confinement steps above change this thread's credentials, which can
+// clear the signal fluzo-tool's fork set, and then a command would
+// outlive a killed fluzo-tool. A parent that is already gone means the
+// command must not start at all.
+func dieWithParent(parent int) error {
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return Unavailable("cannot set the parent-death signal: " + err.Error())
+	}
+	if os.Getppid() != parent {
+		return Unavailable("fluzo-tool exited before the command started")
 	}
 	return nil
 }
