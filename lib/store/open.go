@@ -50,6 +50,9 @@ type Store struct {
 	walRetryAt, walTruncateAt int64
 	// walCheckpoints counts boundWAL's checkpoint attempts (tests).
 	walCheckpoints int
+	// durable counts this process's commits and explicit fsyncs (the
+	// journal's commit budget is asserted by count, never by time).
+	durable durableCounter
 }
 
 // Workspace returns the workspace the store belongs to.

@@ -91,6 +91,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return storageErr(err, "cannot commit the write transaction")
 	}
 	committed = true
+	s.durable.commit()
 	s.boundWAL(ctx)
 	return nil
 }
