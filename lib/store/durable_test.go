@@ -31,3 +31,33 @@ func TestDurableCountsCommitsAndArtifactFsyncs(t *testing.T) {
 		t.Fatalf("after an artifact (file + shard + directory): %+v", got)
 	}
 }
+
+// The attempt scope cache saves a join per transition, but a purged
+// attempt is not found through it.
+func TestAttemptScopeCacheForgetsPurgedAttempts(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	ses, task := seedTask(t, s)
+	att := core.Attempt{TaskID: task}
+	if err := s.Write(ctx, func(tx *Tx) error { _, err := tx.StartAttempt(&att); return err }); err != nil {
+		t.Fatal(err)
+	}
+	newOp := func() error {
+		return s.Write(ctx, func(tx *Tx) error {
+			_, err := tx.CreateOperation(&core.Operation{AttemptID: att.ID, Tool: "view", CallID: "c", Args: []byte(`{}`)})
+			return err
+		})
+	}
+	if err := newOp(); err != nil {
+		t.Fatal(err)
+	}
+	if sc, ok := s.scopes[att.ID]; !ok || sc.session != ses || sc.task != task {
+		t.Fatalf("scope not kept after commit: %+v", s.scopes)
+	}
+	if _, err := s.Purge(ctx, PurgeSelect{Session: ses}); err != nil {
+		t.Fatal(err)
+	}
+	if err := newOp(); core.CodeOf(err) != core.CodeNotFound {
+		t.Fatalf("an operation of a purged attempt: %v", err)
+	}
+}

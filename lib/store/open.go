@@ -53,6 +53,8 @@ type Store struct {
 	// durable counts this process's commits and explicit fsyncs (the
 	// journal's commit budget is asserted by count, never by time).
 	durable durableCounter
+	// scopes caches attempts' session and task (immutable; under writeMu).
+	scopes map[string]attemptScope
 }
 
 // Workspace returns the workspace the store belongs to.

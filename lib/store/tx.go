@@ -53,6 +53,8 @@ type Tx struct {
 	nowText string
 	// insertEvent is prepared once per transaction (closed with it).
 	insertEvent *sql.Stmt
+	// scopes are attempt scopes looked up in this transaction.
+	scopes map[string]attemptScope
 }
 
 // Ctx returns the transaction's context.
@@ -92,6 +94,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	committed = true
 	s.durable.commit()
+	s.keepScopes(tx.scopes)
 	s.boundWAL(ctx)
 	return nil
 }
