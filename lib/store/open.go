@@ -55,6 +55,8 @@ type Store struct {
 	durable durableCounter
 	// scopes caches attempts' session and task (immutable; under writeMu).
 	scopes map[string]attemptScope
+	// stmts are the write path's prepared statements (under writeMu).
+	stmts map[string]*sql.Stmt
 }
 
 // Workspace returns the workspace the store belongs to.
@@ -71,6 +73,9 @@ func (s *Store) Close() error {
 	if !s.readOnly {
 		s.checkpoint(context.Background(), "TRUNCATE")
 	}
+	s.writeMu.Lock()
+	s.closeStmts()
+	s.writeMu.Unlock()
 	return s.db.Close()
 }
 
