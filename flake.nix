@@ -35,7 +35,7 @@
         pname = "fluzo";
         inherit version;
         src = self;
-        vendorHash = "sha256-ZxLXmUAaMOaLGBuTSQICi507PB3cvWnUyG9iX4nLxGU=";
+        vendorHash = "sha256-EZLVk/2ISD5fXbksXntsYHySFSUgYkCr42ew+SSSleQ=";
         subPackages = map (name: "cmd/${name}") binaries;
         # SQLite is linked through cgo.
         env.CGO_ENABLED = "1";

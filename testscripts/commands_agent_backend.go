@@ -16,7 +16,7 @@ func init() { register("kill-tool-backend", killToolBackend) }
 // kill-tool-backend sends SIGKILL to the live "fluzo-tool serve" child of
 // this script's agent (its working directory is inside $WORK; scripts run
 // in parallel), waiting up to a minute for one to exist. The commands it
-// started keep running in their own process groups.
+// started die with it; their orphans go to the agent, which ends them.
 func killToolBackend(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: kill-tool-backend")

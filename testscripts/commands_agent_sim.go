@@ -110,10 +110,16 @@ func agentScriptEnv(ts *testscript.TestScript) []string {
 // model at $SIM_URL (model "sim"), with extra settings as TOML dotted keys
 // (VALUE is written as given: quote strings); models.ID.* and
 // capacity_pools.ID.* keys go to their [models.ID] / [capacity_pools.ID]
-// tables.
+// tables. Then it records the user's consent for that configuration, as
+// "fluzo-admit -C DIR consent grant --yes" does (in the script's
+// XDG_STATE_HOME), unless -no-consent comes first.
 func fluzoConfig(ts *testscript.TestScript, neg bool, args []string) {
+	withConsent := true
+	if len(args) > 0 && args[0] == "-no-consent" {
+		withConsent, args = false, args[1:]
+	}
 	if neg || len(args) < 1 {
-		ts.Fatalf("usage: fluzo-config DIR [KEY=VALUE...]")
+		ts.Fatalf("usage: fluzo-config [-no-consent] DIR [KEY=VALUE...]")
 	}
 	var b strings.Builder
 	b.WriteString("schema_version = 1\n")
@@ -139,6 +145,9 @@ func fluzoConfig(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(&b, "\n[%s]\n%s\n", t, strings.Join(tables[t], "\n"))
 	}
 	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), ".fluzo"), []byte(b.String()), 0o644))
+	if withConsent {
+		grantConsent(ts, ts.MkAbs(args[0]))
+	}
 }
 
 func init() { register("sim-wait-requests", simWaitRequests) }

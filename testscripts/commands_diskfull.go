@@ -34,6 +34,8 @@ func condition(cond string) (bool, error) {
 	switch strings.TrimSpace(cond) {
 	case "root":
 		return os.Geteuid() == 0, nil
+	case "mcp":
+		return mcpInstalled()
 	}
 	return false, &unknownCondition{cond}
 }

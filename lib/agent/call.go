@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 )
 
 // call runs one complete tool call through the operation lifecycle:
@@ -53,6 +55,11 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
 		return err
 	}
+	if sandboxUnavailable(out) {
+		// Fail closed: no command can run unconfined, so the task stops
+		// here rather than letting the model try other commands.
+		return stopWith(core.CodeFailed, string(sandbox.CodeUnavailable), out.Error)
+	}
 	var lost *errBackendLost
 	if errors.As(stop, &lost) {
 		return a.backendLost(context.WithoutCancel(ctx), op, lost)
@@ -75,7 +82,7 @@ var _ approvalExpecter = (*Port)(nil)
 // ask turns an AskUser decision into an approval round trip, or into
 // permission_required when nobody can answer (headless).
 func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (Decision, error) {
-	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule}
+	p := PendingApproval{Operation: op, Tool: call.Name, Args: call.Args, Rule: d.Rule, ServerHints: a.mcpHints(call.Name)}
 	if e, ok := a.Approver.(approvalExpecter); ok {
 		// Ready for the answer before anyone can see the request.
 		e.expect(p)
@@ -105,6 +112,9 @@ func (a *run) ask(ctx context.Context, op string, call toolCall, d Decision) (De
 // dispatch sends the call to the execution backend. Cancellation asks the
 // backend to end owned processes gracefully; partial edits stay.
 func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) {
+	if mcp.IsModelName(call.Name) {
+		return a.dispatchMCP(ctx, call)
+	}
 	out, err := a.Tools.Call(ctx, call.Name, capTimeout(call, a.ShellTimeout))
 	var lost *errBackendLost
 	if errors.As(err, &lost) {
@@ -191,13 +201,13 @@ func (a *run) watch(call toolCall, out toolOutcome) ([]derivedEvent, *Loop) {
 		exit, output := execResult(out)
 		if stop := stoppedByCancel(out); stop.Cancelled {
 			// A cancelled command has no exit code and is no test failure.
-			return []derivedEvent{{core.EvCommandResult, map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}}}, nil
+			return []derivedEvent{{core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out)}}, nil
 		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)
 		}
-		evs := []derivedEvent{{core.EvCommandResult, map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}}}
+		evs := []derivedEvent{{core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out)}}
 		if l := a.loops.observeTest(failure); l != nil {
 			return append(evs, derivedEvent{core.EvLoopDetected, l}), l
 		}

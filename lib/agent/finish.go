@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
@@ -27,10 +28,11 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	case err != nil:
 		status, reason, res.Error = core.CodeOf(err), "error", core.AsError(err)
 	}
-	if ctx.Err() != nil && status == core.CodeFailed && reason != ReasonToolBackendLost {
-		// A failure the cancellation itself caused (git inspection or a
-		// call cut short) is the cancellation: the user asked to stop,
-		// and "failed" would blame the workspace.
+	if causedByCancel(ctx, err, status, reason) {
+		// A failure the cancellation itself caused (git inspection, a
+		// call or a journal write cut short) is the cancellation: the
+		// user asked to stop, and "failed" or storage_error would blame
+		// the workspace or the store.
 		status, reason, res.Error = core.CodeCancelled, "cancelled", cancelledError(res.Error)
 	}
 	// Finishing work (verification, diff, records) must happen even when
@@ -139,6 +141,12 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		return Verdict{Verification: VerifyNotRun, Reason: ReasonToolBackendLost}
 	}
 	a.Journal.OpResult(ctx, a.refs, op, toolResult{Out: out})
+	if sandboxUnavailable(out) {
+		// Not a verdict on the work: the command was refused unrun.
+		v := Verdict{Verification: VerifyNotRun, Reason: string(sandbox.CodeUnavailable)}
+		a.record(ctx, core.EvVerification, v)
+		return v
+	}
 	exit, output := execResult(out)
 	state, serr := WorkspaceFingerprint(ctx, a.Root)
 	if serr != nil {
@@ -185,4 +193,18 @@ func cancelledError(cut *core.Error) *core.Error {
 		return core.Errorf(core.CodeCancelled, "the task was cancelled")
 	}
 	return core.Errorf(core.CodeCancelled, "the task was cancelled while it ran (%s)", cut.Message)
+}
+
+// causedByCancel reports whether a stop happened because the attempt's
+// context was cancelled: a generic failure once it is, or any error that
+// wraps context.Canceled.
+func causedByCancel(ctx context.Context, err error, status core.Code, reason string) bool {
+	if ctx.Err() == nil || err == nil || status == core.CodeCancelled || reason == ReasonToolBackendLost {
+		return false
+	}
+	var s *stop
+	if errors.As(err, &s) {
+		err = s.err
+	}
+	return status == core.CodeFailed || errors.Is(err, context.Canceled)
 }

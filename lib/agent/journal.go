@@ -23,6 +23,7 @@ type taskStart struct {
 	// (--no-verify); it only applies when Verify is empty.
 	NoVerify bool
 	Config   []byte // effective configuration snapshot
+	Sandbox  []byte // the effective command sandbox, recorded with it
 	// Grants are task-scoped grants (from --allow), issued with the task
 	// under the ids policy evaluation reports.
 	Grants []core.Grant

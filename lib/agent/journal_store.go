@@ -86,7 +86,7 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 		}
 		if len(t.Config) > 0 {
 			sum := sha256.Sum256(t.Config)
-			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config)}
+			snap := store.ConfigSnapshot{SessionID: refs.Session, AttemptID: att.ID, Fingerprint: hex.EncodeToString(sum[:8]), Body: string(t.Config), Sandbox: t.Sandbox}
 			return add(tx.SaveConfigSnapshot(&snap))
 		}
 		return nil
@@ -221,7 +221,13 @@ func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, r too
 func outcomeState(out toolOutcome) (core.OperationState, string) {
 	switch {
 	case out.Unknown:
-		return core.OpUnknown, ReasonToolBackendLost
+		reason := ReasonToolBackendLost
+		if out.Error != nil {
+			if r, ok := out.Error.Details["reason"].(string); ok {
+				reason = r // e.g. mcp_server_lost
+			}
+		}
+		return core.OpUnknown, reason
 	case !out.OK:
 		if out.Error != nil {
 			return core.OpFailed, string(out.Error.Code)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/admit"
+	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -85,6 +86,8 @@ type Runner struct {
 	// VerificationAttempts bounds the runs of the verification command in
 	// one attempt (harness.verification_attempts; zero: the default).
 	VerificationAttempts int
+	// MCPServers are the configured MCP servers, started per attempt.
+	MCPServers []config.MCPServer
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
@@ -137,6 +140,8 @@ type run struct {
 	verdict      *Verdict
 	verifyRuns   int
 	verifyOutput string
+	// mcp is the attempt's MCP servers (nil: none configured).
+	mcp *mcpRun
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -193,6 +198,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	defer a.probe.close()
 	a.budget.Run()
 	defer a.budget.Pause()
+	defer a.stopMCP()
 	ctx, root := a.traceAttempt(ctx, prior)
 	err := a.tracedStart(ctx, request)
 	if err == nil {
@@ -221,7 +227,10 @@ func orDefault(v, d int) int {
 }
 
 func (a *run) start(ctx context.Context, request string) error {
-	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.Tools.Schemas()})
+	if err := a.startMCP(ctx); err != nil {
+		return err
+	}
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.toolSchemas()})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
@@ -269,11 +278,12 @@ func (a *run) loop(ctx context.Context) error {
 // turn sends one request and executes the complete tool calls it returns.
 func (a *run) turn(ctx context.Context) (bool, error) {
 	a.deliverInterventions(ctx)
+	a.syncMCP(ctx)
 	if err := a.tracedCompaction(ctx); err != nil {
 		return false, err
 	}
 	a.probe.start()
-	resp, err := a.request(ctx, purposeTurn, a.msgs, a.Tools.Schemas())
+	resp, err := a.request(ctx, purposeTurn, a.msgs, a.toolSchemas())
 	if err != nil {
 		return false, err
 	}

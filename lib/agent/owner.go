@@ -9,6 +9,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/consent"
 	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/policy"
@@ -28,6 +29,12 @@ type OwnerOptions struct {
 	// Telemetry, when set, starts the telemetry runtime from [telemetry]
 	// and reports this execution mode (headless, demo); "" starts none.
 	Telemetry string
+	// Consent records the user's consent for this configuration now
+	// (--consent); without it an unconsented configuration fails with
+	// configuration_required before anything is opened or contacted.
+	Consent bool
+	// ConsentDir is the consent store ("" = consent.DefaultDir()).
+	ConsentDir string
 }
 
 // Owner is the runtime owner of one workspace: the only process that
@@ -49,6 +56,8 @@ type Owner struct {
 	closers   []func() error
 	// Telemetry instruments this owner's runs (nil: none).
 	Telemetry *Telemetry
+	// consent is the user's recorded consent for Config.
+	consent consent.Record
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -67,6 +76,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
+	agreed, err := admitConsent(ws, cfg, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := store.EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
@@ -81,8 +94,11 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		own.Release()
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg)}
-	w.closers = append(w.closers, own.Release, st.Close)
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
+	// Closers run newest first: strays of any tool tree are ended before
+	// the lock is released (each task's close has done so already; this
+	// catches a tree whose client was never closed).
+	w.closers = append(w.closers, own.Release, func() error { endToolStrays("owner_closing"); return nil }, st.Close)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -138,7 +154,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Grants: t.grants})
+		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
 	})
 }
 
@@ -182,6 +198,11 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 			w.active.state = "stopping"
 			w.active.mu.Unlock()
 			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvOperationStopping, map[string]any{"request": target, "survivors": survivors, "reason": "processes_survived_graceful_stop"})
+		})
+		// What outlived the tool server was ended before the task goes
+		// on (restart) or ends (close); the record says what and why.
+		tc.OnStrays(func(rep *strayReport) {
+			(&storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }}).Record(context.Background(), refs, core.EvToolProcessesEnded, rep)
 		})
 	}
 	r.OnStart = func(got Refs) {
@@ -244,7 +265,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err
@@ -272,6 +293,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Admit:                w.admitter(w.Config.String("agent.model")),
 		Telemetry:            w.Telemetry,
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
+		MCPServers:           mcpServers(w.Config),
 	}
 	cleanup := func() {
 		tc.Close()
@@ -373,5 +395,5 @@ func (w *Owner) toolServerFlags() []string {
 	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
 		flags = append(flags, "--inherit-env", name)
 	}
-	return flags
+	return append(flags, sandboxFlags(w.Config)...)
 }

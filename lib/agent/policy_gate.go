@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/policy"
 )
 
@@ -83,6 +84,11 @@ func (g *policyGate) Evaluate(ctx context.Context, tool string, args json.RawMes
 // mark the operation undecodable, which policy always denies: a partly
 // decoded call must never be judged as if it were what the tool runs.
 func OperationFor(tool string, args json.RawMessage) policy.Operation {
+	if mcp.IsModelName(tool) {
+		// An MCP call is judged by the tool it names; its arguments are
+		// the server's to validate.
+		return mcpOperation(tool)
+	}
 	var a toolArgs
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}") // as the provider reads no arguments

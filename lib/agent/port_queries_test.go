@@ -24,12 +24,13 @@ func portRecords(t *testing.T, commands ...string) (map[string]map[string]any, [
 func portRecordsSeeded(t *testing.T, seed func(*store.Store) []string) (map[string]map[string]any, []core.Event) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dir := newRepo(t, map[string]string{"README": "x\n", ".gitignore": ".fluzodrive/\n"})
 	writeFiles(t, dir, map[string]string{".fluzo": "schema_version = 1\n\n[models.coder]\nbase_url = \"http://127.0.0.1:1\"\nmodel = \"sim\"\n"})
 	var out bytes.Buffer
 	port := NewPort(&out)
 	ctx := context.Background()
-	owner, err := OpenOwner(ctx, OwnerOptions{Dir: dir, Emit: port.Emit})
+	owner, err := OpenOwner(ctx, OwnerOptions{Dir: dir, Emit: port.Emit, Consent: true})
 	if err != nil {
 		t.Fatal(err)
 	}

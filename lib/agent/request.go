@@ -95,7 +95,7 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 	if a.Context.Window <= 0 {
 		return nil
 	}
-	plan, err := planCompaction(a.msgs, len(a.Tools.Schemas()), a.Context)
+	plan, err := planCompaction(a.msgs, len(a.toolSchemas()), a.Context)
 	if err != nil {
 		return a.compactionBlocked(ctx, plan, reasonOf(err, reasonCompactionNothingEligible), err)
 	}
@@ -123,7 +123,7 @@ func (a *run) compactIfNeeded(ctx context.Context) error {
 		return a.compactionBlocked(ctx, plan, reasonCompactionPersistence, err)
 	}
 	next := applyCompaction(a.msgs, plan, summary, art)
-	after := estimateAll(next, len(a.Tools.Schemas()))
+	after := estimateAll(next, len(a.toolSchemas()))
 	if after > plan.Trigger {
 		err := core.Errorf(core.CodeFailed, "the context is still over its threshold after compaction (about %d tokens, threshold %d); the history was left as it was", after, plan.Trigger).
 			WithHint("raise the model's context_window, lower context.overhead_tokens or the output reserve, or narrow the task")

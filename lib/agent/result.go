@@ -34,6 +34,10 @@ type PendingApproval struct {
 	Tool      string          `json:"tool"`
 	Args      json.RawMessage `json:"args"`
 	Rule      string          `json:"rule,omitempty"`
+	// ServerHints are what an MCP server claims about the tool
+	// (read_only, destructive, ...): shown to whoever approves, never
+	// used to decide.
+	ServerHints []string `json:"server_hints,omitempty"`
 }
 
 // ExitCode maps the result to the shared exit-code table.

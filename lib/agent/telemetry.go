@@ -58,6 +58,9 @@ func (w *Owner) startTelemetry(ctx context.Context, ws store.Workspace, mode str
 	o := telemetry.OptionsFromConfig(w.Config, ws.Drive(), "fluzo-agent")
 	o.Mode = mode
 	o.ConfigFingerprint = w.Config.Fingerprint()
+	// Plain HTTP to a collector that is not loopback only with the
+	// exception the user accepted in consent for exactly that endpoint.
+	o.Export.TrustedInsecure = o.Export.Enabled && w.consent.Allows(o.Export.Endpoint)
 	rt, err := telemetry.Start(ctx, o)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/telemetry"
 	"go.opentelemetry.io/otel/attribute"
 )
@@ -161,7 +162,7 @@ func (a *run) tracedCompaction(ctx context.Context) error {
 	if rt == nil || a.Context.Window <= 0 {
 		return a.compactIfNeeded(ctx)
 	}
-	if plan, err := planCompaction(a.msgs, len(a.Tools.Schemas()), a.Context); err == nil && !plan.Needed {
+	if plan, err := planCompaction(a.msgs, len(a.toolSchemas()), a.Context); err == nil && !plan.Needed {
 		return a.compactIfNeeded(ctx)
 	}
 	ctx, s := rt.StartCompaction(ctx)
@@ -213,6 +214,9 @@ func (a *run) tracedApprove(ctx context.Context, p PendingApproval) (Decision, e
 func (a *run) tracedDispatch(ctx context.Context, call toolCall, op string) (toolOutcome, error) {
 	ctx, s := a.Telemetry.runtime().StartToolCall(ctx, call.Name, op)
 	s.SetAttributes(attribute.String("gen_ai.tool.call.id", call.ID))
+	if server, _, ok := mcp.SplitModelName(call.Name); ok {
+		s.SetAttributes(attribute.String("fluzo.mcp.server", server))
+	}
 	out, stop := a.dispatch(ctx, call)
 	outcome := telemetry.OutcomeOK
 	var err error

@@ -10,6 +10,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/proc"
 )
 
 // toolClient is the Tools seam over a fluzo-tool serve child. It remembers
@@ -18,9 +19,10 @@ import (
 type toolClient struct {
 	C       *tools.Client
 	schemas json.RawMessage
-	// root, bin and extra start the child again after it was lost
+	// root, bin, env and extra start the child again after it was lost
 	// (empty root: an in-process server, which cannot be restarted).
 	root, bin string
+	env       []string
 	extra     []string
 
 	mu      sync.Mutex
@@ -28,7 +30,10 @@ type toolClient struct {
 	// onStopping is told when a cancelled request left processes that
 	// did not end within the grace period.
 	onStopping func(target string, survivors any)
-	quit       chan struct{}
+	// onStrays is told what the owner ended of a tool tree that outlived
+	// its server.
+	onStrays func(*strayReport)
+	quit     chan struct{}
 }
 
 // OnStopping sets the handler of "stopping" reports.
@@ -36,6 +41,28 @@ func (t *toolClient) OnStopping(f func(target string, survivors any)) {
 	t.mu.Lock()
 	t.onStopping = f
 	t.mu.Unlock()
+}
+
+// OnStrays sets the handler of stray reports.
+func (t *toolClient) OnStrays(f func(*strayReport)) {
+	t.mu.Lock()
+	t.onStrays = f
+	t.mu.Unlock()
+}
+
+// endStrays ends what a finished tool server left behind and reports it
+// (always when forced: the server itself had to be killed).
+func (t *toolClient) endStrays(reason string, forced bool) {
+	rep := endToolStrays(reason)
+	if rep == nil && forced {
+		rep = &strayReport{Reason: reason, Ended: []proc.Survivor{}}
+	}
+	t.mu.Lock()
+	f := t.onStrays
+	t.mu.Unlock()
+	if rep != nil && f != nil {
+		f(rep)
+	}
 }
 
 // client is the live tools client (Restart replaces it).
@@ -64,20 +91,22 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 }
 
 // startToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
-// beside this executable when there is one, else the one on PATH.
-func startToolServer(ctx context.Context, root string, extra ...string) (*toolClient, error) {
+// beside this executable when there is one, else the one on PATH, with
+// env as its whole environment.
+func startToolServer(ctx context.Context, root string, env []string, extra ...string) (*toolClient, error) {
+	adoptToolOrphans()
 	bin := ""
 	if exe, err := os.Executable(); err == nil {
 		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
 			bin = cand
 		}
 	}
-	c, err := tools.StartServer(ctx, root, bin, extra...)
+	c, err := tools.StartServerEnv(ctx, root, bin, env, extra...)
 	if err != nil {
 		return nil, err
 	}
 	schemas, _ := core.MarshalVerbatim(tools.Schemas())
-	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, extra: extra, quit: make(chan struct{})}
+	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, env: env, extra: extra, quit: make(chan struct{})}
 	go t.watchStopping(c, t.quit)
 	return t, nil
 }
@@ -88,7 +117,7 @@ func (t *toolClient) Restart(ctx context.Context) error {
 	if t.root == "" {
 		return core.Errorf(core.CodeFailed, "the in-process tool backend cannot be restarted")
 	}
-	c, err := tools.StartServer(ctx, t.root, t.bin, t.extra...)
+	c, err := tools.StartServerEnv(ctx, t.root, t.bin, t.env, t.extra...)
 	if err != nil {
 		return err
 	}
@@ -101,6 +130,9 @@ func (t *toolClient) Restart(ctx context.Context) error {
 		close(quit)
 	}
 	old.Close() // reaps the dead child
+	// Its children died with it; their orphans were handed to this
+	// owner and must not keep working beside the new backend.
+	t.endStrays("tool_backend_lost", false)
 	return nil
 }
 
@@ -218,7 +250,10 @@ func (t *toolClient) Kill(ctx context.Context) error {
 // Schemas are the model-visible tool definitions.
 func (t *toolClient) Schemas() json.RawMessage { return t.schemas }
 
-// Close ends the child: it stops its processes and exits.
+// Close ends the child: it stops its processes and exits. The wait is
+// bounded (a server that does not exit in time is killed), and whatever
+// of its tree outlived it is ended, so that when Close returns no process
+// of the tool tree is left to write into the workspace.
 func (t *toolClient) Close() error {
 	t.mu.Lock()
 	c, quit := t.C, t.quit
@@ -227,5 +262,16 @@ func (t *toolClient) Close() error {
 	if quit != nil {
 		close(quit)
 	}
-	return c.Close()
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	var err error
+	select {
+	case err = <-closed:
+		t.endStrays("tool_backend_exited", false)
+	case <-time.After(serverExitWait):
+		c.KillServer()
+		err = <-closed
+		t.endStrays("tool_backend_killed_after_exit_wait", true)
+	}
+	return err
 }

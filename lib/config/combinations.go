@@ -3,8 +3,10 @@ package config
 import (
 	"net/url"
 	"regexp"
+	"sort"
 	"strings"
 
+	"github.com/josecorral/fluzo/lib/envname"
 	"github.com/josecorral/fluzo/lib/grantspec"
 )
 
@@ -32,13 +34,8 @@ func checkCombinations(c *Config, ds *diagnostics) {
 	if c.Bool("telemetry.export_enabled") {
 		checkURL(ds, "telemetry.otlp_endpoint", c.String("telemetry.otlp_endpoint"), true)
 	}
-	for name := range c.StringMap("tools.shell.env") {
-		if !envName.MatchString(name) {
-			ds.add("tools.shell.env", "environment variable names", "%q is not an environment variable name", name)
-		} else if credentialName.MatchString(strings.ToLower(name)) || strings.Contains(strings.ToUpper(name), "API_KEY") {
-			ds.add("tools.shell.env", "non-secret literals only", "%s looks like a secret; literal credentials are not allowed in .fluzo", name)
-		}
-	}
+	checkToolEnv(c, ds)
+	checkMCPServers(c, ds)
 	for _, spec := range c.Strings("policy.grants") {
 		if problem := grantspec.Check(spec); problem != "" {
 			ds.add("policy.grants", "grant specs such as \"exec:cargo test\"", "%s", problem)
@@ -65,6 +62,48 @@ func checkAgentModel(c *Config, ds *diagnostics) {
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// checkToolEnv refuses, with the file and line of the key, every
+// [tools.shell] entry that fluzo-tool would refuse or drop: a configured
+// api_key_env, a credential-looking name, a code-injecting name, or (for
+// inherit_env) Fluzo's own variables. Accepting them here would break or
+// silently change every command later (the rule is lib/envname's).
+func checkToolEnv(c *Config, ds *diagnostics) {
+	keyVars := map[string]string{}
+	for _, id := range c.ids["models"] {
+		if v := c.String("models." + id + ".api_key_env"); v != "" {
+			keyVars[v] = id
+		}
+	}
+	names := c.StringMap("tools.shell.env")
+	sorted := make([]string, 0, len(names))
+	for name := range names {
+		sorted = append(sorted, name)
+	}
+	sort.Strings(sorted)
+	for _, name := range sorted {
+		switch {
+		case !envName.MatchString(name):
+			ds.add("tools.shell.env", "environment variable names", "%q is not an environment variable name", name)
+		case keyVars[name] != "":
+			ds.add("tools.shell.env", "names other than a model's api_key_env", "%s is the API key variable of model %q; it is never given to commands", name, keyVars[name])
+		case envname.Credential(name):
+			ds.add("tools.shell.env", "non-secret literals only", "%s looks like a secret; literal credentials are not allowed in .fluzo", name)
+		case envname.Injecting(name):
+			ds.add("tools.shell.env", "names that do not inject code", "%s makes shells or the loader run code and is never set for commands", name)
+		}
+	}
+	for _, name := range c.Strings("tools.shell.inherit_env") {
+		switch {
+		case keyVars[name] != "":
+			ds.add("tools.shell.inherit_env", "names other than a model's api_key_env", "%s is the API key variable of model %q; commands never inherit it (the agent alone resolves keys)", name, keyVars[name])
+		case envname.Credential(name):
+			ds.add("tools.shell.inherit_env", "variables that carry no credential", "%s looks credential-bearing; commands never inherit it", name)
+		case envname.Uninheritable(name):
+			ds.add("tools.shell.inherit_env", "variables that inject no code and are not Fluzo's own", "%s is never passed to commands", name)
+		}
+	}
+}
 
 func checkModel(c *Config, ds *diagnostics, id string) {
 	p := "models." + id + "."

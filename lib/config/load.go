@@ -164,6 +164,10 @@ func (l *loader) walk(raw map[string]any) {
 // fixed handles a key of a fixed table: a setting, a table to descend
 // into, or an unknown key.
 func (l *loader) fixed(key string, v any) {
+	if _, isColl := collections[key]; isColl {
+		l.collection(key, v)
+		return
+	}
 	if s, ok := byKey[key]; ok {
 		l.set(*s, key, v)
 		return
@@ -280,7 +284,7 @@ func copyValue(v any) any {
 }
 
 func isTablePrefix(key string) bool {
-	for _, t := range tableNames() {
+	for _, t := range append(tableNames(), collectionParents()...) {
 		if t == key || strings.HasPrefix(t, key+".") {
 			return true
 		}
@@ -304,10 +308,10 @@ func suggest(key string) string {
 		}
 	}
 	if table == "" {
-		return "schema_version, or a table: " + strings.Join(append(tableNames(), "models.<id>", "capacity_pools.<id>"), ", ")
+		return "schema_version, or a table: " + strings.Join(append(tableNames(), "models.<id>", "capacity_pools.<id>", "mcp.servers.<name>"), ", ")
 	}
 	if len(names) == 0 {
-		return "tables: " + strings.Join(append(tableNames(), "models.<id>", "capacity_pools.<id>"), ", ")
+		return "tables: " + strings.Join(append(tableNames(), "models.<id>", "capacity_pools.<id>", "mcp.servers.<name>"), ", ")
 	}
 	return "keys of [" + strings.ReplaceAll(table, "*", "<id>") + "]: " + strings.Join(names, ", ")
 }

@@ -150,21 +150,21 @@ func Lookup(key string) (Setting, bool) {
 }
 
 // splitCollectionKey splits "models.coder.base_url" into its collection,
-// entry id and field.
+// entry id and field. A collection's name may itself be dotted
+// ("mcp.servers.fs.command").
 func splitCollectionKey(key string) (coll, id, field string, ok bool) {
-	parts := strings.SplitN(key, ".", 2)
-	if len(parts) != 2 {
-		return "", "", "", false
+	for name := range collections {
+		if !strings.HasPrefix(key, name+".") {
+			continue
+		}
+		rest := key[len(name)+1:]
+		i := strings.LastIndexByte(rest, '.')
+		if i < 0 {
+			return name, rest, "", true
+		}
+		return name, rest[:i], rest[i+1:], true
 	}
-	if _, isColl := collections[parts[0]]; !isColl {
-		return "", "", "", false
-	}
-	rest := parts[1]
-	i := strings.LastIndexByte(rest, '.')
-	if i < 0 {
-		return parts[0], rest, "", true
-	}
-	return parts[0], rest[:i], rest[i+1:], true
+	return "", "", "", false
 }
 
 // collectionFields returns the field settings of a collection in order.
@@ -193,6 +193,26 @@ func tableNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// collectionParents lists the tables that only hold dotted collections
+// ("mcp" of "mcp.servers"), so the loader descends into them.
+func collectionParents() []string {
+	var out []string
+	for name := range collections {
+		for i := strings.IndexByte(name, '.'); i >= 0; i = nextDot(name, i) {
+			out = append(out, name[:i])
+		}
+	}
+	return out
+}
+
+func nextDot(s string, i int) int {
+	j := strings.IndexByte(s[i+1:], '.')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 func quoteJoin(opts []string) string {

@@ -99,6 +99,26 @@ const (
 	// EvToolBackendRestarted records the one restart of a lost tool
 	// backend an attempt allows.
 	EvToolBackendRestarted = "tool_backend.restarted"
+	// EvToolProcessesEnded records processes of a tool tree that outlived
+	// their fluzo-tool serve (it died, or they escaped its clean-up) and
+	// that the owner ended before going on or releasing the workspace
+	// lock; "unconfirmed" names any still alive when the bounded wait ran
+	// out.
+	EvToolProcessesEnded = "tool_backend.processes_ended"
+	// EvMCPServerStarted records an MCP server that completed its
+	// handshake: the negotiated protocol version and the tools offered.
+	EvMCPServerStarted = "mcp.server.started"
+	// EvMCPServerFailed records an MCP server that could not be started
+	// (its tools are not offered).
+	EvMCPServerFailed = "mcp.server.failed"
+	// EvMCPServerLost records an MCP server whose connection or process
+	// ended; a call in flight has an unknown outcome.
+	EvMCPServerLost = "mcp.server.lost"
+	// EvMCPServerRestarted records a bounded restart of a lost MCP server.
+	EvMCPServerRestarted = "mcp.server.restarted"
+	// EvMCPToolsChanged records a server's tool list after it announced a
+	// change (notifications/tools/list_changed).
+	EvMCPToolsChanged = "mcp.tools.changed"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -112,6 +132,8 @@ var EventTypes = []string{
 	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
+	EvToolProcessesEnded,
+	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

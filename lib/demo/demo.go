@@ -15,18 +15,27 @@ type Options struct {
 	Dir string
 	// SimPath is the fluzo-sim executable.
 	SimPath string
+	// AdmitPath is the fluzo-admit executable that records the demo's
+	// isolated consent.
+	AdmitPath string
 }
 
 // Demo is a prepared demo workspace with its simulator running: the
 // agent can be started there until Stop, headless by "fluzo-agent run"
 // (RunArgs) or behind a launcher by "fluzo-agent serve" (ServeArgs). The
-// agent needs no extra environment: the workspace's .fluzo names the
-// simulator.
+// workspace's .fluzo names the simulator; the agent and its launcher run
+// with Env, whose XDG_STATE_HOME is the demo's own consent store.
 type Demo struct {
 	// Dir is the demo repository; its .fluzo points the agent at Sim.
 	Dir string
 	Sim *Simulator
+	// State is the demo's private state directory (its consent).
+	State string
 }
+
+// Env is the environment of the demo's children: this process's, with the
+// demo's private XDG_STATE_HOME.
+func (d *Demo) Env() []string { return withState(os.Environ(), d.State) }
 
 // Start starts the simulator, then prepares the workspace with a .fluzo
 // pointing at it. On error nothing is left running.
@@ -43,7 +52,12 @@ func Start(ctx context.Context, o Options) (*Demo, error) {
 		sim.Stop()
 		return nil, err
 	}
-	return &Demo{Dir: dir, Sim: sim}, nil
+	state, err := isolateConsent(ctx, o.AdmitPath, dir)
+	if err != nil {
+		sim.Stop()
+		return nil, err
+	}
+	return &Demo{Dir: dir, Sim: sim, State: state}, nil
 }
 
 func demoDir(dir string) (string, error) {
@@ -82,5 +96,9 @@ func (d *Demo) RunArgs(json bool) []string {
 func (d *Demo) ServeArgs() []string { return []string{"serve", "--workspace", d.Dir} }
 
 // Stop shuts the simulator down and returns its verdict. The workspace
-// stays for the user to inspect.
-func (d *Demo) Stop() (Verdict, error) { return d.Sim.Stop() }
+// stays for the user to inspect; the demo's consent goes (running the agent
+// there again asks for the user's own).
+func (d *Demo) Stop() (Verdict, error) {
+	os.RemoveAll(d.State)
+	return d.Sim.Stop()
+}

@@ -9,14 +9,19 @@ import (
 	"syscall"
 	"testing"
 
+	cliadmit "github.com/josecorral/fluzo/lib/cli/admit"
 	clisim "github.com/josecorral/fluzo/lib/cli/sim"
 )
 
-// TestMain lets the test binary act as fluzo-sim: the demo starts the
-// simulator as a child process named fluzo-sim.
+// TestMain lets the test binary act as fluzo-sim and fluzo-admit: the
+// demo starts the simulator and records its consent as child processes
+// with those names.
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "fluzo-sim" {
+	switch filepath.Base(os.Args[0]) {
+	case "fluzo-sim":
 		os.Exit(clisim.Main())
+	case "fluzo-admit":
+		os.Exit(cliadmit.Main())
 	}
 	os.Exit(m.Run())
 }
@@ -116,7 +121,7 @@ func TestAScenarioTheSimulatorRejectsIsAnErrorAndLeavesNothingRunning(t *testing
 
 func TestStartPreparesTheWorkspaceAgainstTheRunningSimulator(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	d, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t)})
+	d, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t), AdmitPath: selfAsSim(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +139,44 @@ func TestStartPreparesTheWorkspaceAgainstTheRunningSimulator(t *testing.T) {
 	if serve := strings.Join(d.ServeArgs(), " "); serve != "serve --workspace "+dir {
 		t.Errorf("serve args %q", serve)
 	}
-	if _, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t)}); err == nil {
+	if _, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t), AdmitPath: selfAsSim(t)}); err == nil {
 		t.Fatal("a second demo reused the directory")
+	}
+}
+
+// The demo's consent is its own: recorded for the demo workspace in a
+// private state directory its children get as XDG_STATE_HOME, never in
+// the user's consent store, and gone when the demo stops.
+func TestDemoConsentIsIsolatedFromTheUsersStore(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", user)
+	dir := filepath.Join(t.TempDir(), "demo")
+	d, err := Start(context.Background(), Options{Dir: dir, SimPath: selfAsSim(t), AdmitPath: selfAsSim(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.State == "" || strings.HasPrefix(d.State, user) || strings.HasPrefix(d.State, dir) {
+		t.Fatalf("demo state %q is not private (user state %s, workspace %s)", d.State, user, dir)
+	}
+	records, _ := filepath.Glob(filepath.Join(d.State, "fluzo", "consent", "*", "*.json"))
+	if len(records) != 1 {
+		t.Errorf("demo consent records: %v", records)
+	}
+	if _, err := os.Stat(filepath.Join(user, "fluzo")); !os.IsNotExist(err) {
+		t.Errorf("the demo wrote to the user's state directory: %v", err)
+	}
+	found := false
+	for _, kv := range d.Env() {
+		if kv == "XDG_STATE_HOME="+user {
+			t.Error("the demo's children would use the user's consent store")
+		}
+		found = found || kv == "XDG_STATE_HOME="+d.State
+	}
+	if !found {
+		t.Error("Env does not carry the demo's state directory")
+	}
+	d.Stop()
+	if _, err := os.Stat(d.State); !os.IsNotExist(err) {
+		t.Errorf("the demo's consent outlived it: %v", err)
 	}
 }

@@ -29,6 +29,9 @@ const (
 	KindGitPush    Kind = "git_push"
 	KindNetwork    Kind = "network"
 	KindCredential Kind = "credential"
+	// KindMCP is a call of one MCP server's tool; its target is
+	// "SERVER/TOOL" with TOOL as in the model-visible mcp__SERVER__TOOL.
+	KindMCP Kind = "mcp"
 )
 
 // Spec is the exact scope of a grant. The grammar:
@@ -42,6 +45,7 @@ const (
 //	          | "read:" PATH | "write:" PATH ["@" VERSION] | "delete:" PATH ["@" VERSION]
 //	          | "git_commit" | "git_push"
 //	          | "network:" HOST
+//	          | "mcp:" SERVER "/" TOOL   one MCP tool (as in mcp__SERVER__TOOL)
 //
 // cwd defaults to "." (the workspace root) and env to no overrides: a
 // grant matches only an operation with the same cwd and exactly the same
@@ -148,6 +152,11 @@ func (s *Spec) parseAction(arg string, hasArg bool) string {
 			return "network needs a host"
 		}
 		s.Target = arg
+	case KindMCP:
+		if problem := CheckMCPTarget(arg); problem != "" {
+			return problem
+		}
+		s.Target = arg
 	default:
 		return "unknown action " + strings.TrimSpace(string(s.Kind))
 	}
@@ -158,7 +167,7 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func specErr(text, problem string) error {
 	return core.Errorf(core.CodeUsage, "grant %q: %s", text, problem).
-		WithHint(`grant specs look like "exec:cargo test", "cwd=sub env=K=V exec:make", "shell:SCRIPT", "write:src/a.rs", "git_commit", "network:HOST"`)
+		WithHint(`grant specs look like "exec:cargo test", "cwd=sub env=K=V exec:make", "shell:SCRIPT", "write:src/a.rs", "git_commit", "network:HOST", "mcp:SERVER/TOOL"`)
 }
 
 // CleanRel normalizes a workspace-relative path; ok is false when it is
@@ -218,7 +227,7 @@ func (s Spec) render(redact bool) string {
 		if s.Version != "" {
 			b.WriteString("@" + s.Version)
 		}
-	case KindNetwork:
+	case KindNetwork, KindMCP:
 		b.WriteString(":" + s.Target)
 	}
 	return b.String()

@@ -28,6 +28,8 @@ type Diagnosis struct {
 	Compactions  []store.Compaction `json:"compactions"`
 	Observations []LayaObservation  `json:"laya_observations"`
 	Telemetry    ArchiveSummary     `json:"telemetry"`
+	// Sandbox is how the task's commands were confined.
+	Sandbox CommandSandbox `json:"sandbox"`
 	// Spans is filled only when DiagnoseOptions.Spans asks for it.
 	Spans []Span `json:"spans,omitempty"`
 }
@@ -135,6 +137,9 @@ func Diagnose(ctx context.Context, s *store.Store, taskID string, opts DiagnoseO
 		d.Usage.Note = "some requests reported no usage: totals are partial, not zero"
 	}
 	if err := d.addSessionRecords(ctx, s); err != nil {
+		return Diagnosis{}, err
+	}
+	if err := d.addSandbox(ctx, s); err != nil {
 		return Diagnosis{}, err
 	}
 	d.Telemetry = archiveFor(s.Workspace().Drive(), traces)

@@ -29,6 +29,7 @@ type DiagRecord struct {
 	Compactions  []store.Compaction `json:"compactions"`
 	Observations []LayaObservation  `json:"laya_observations"`
 	Telemetry    ArchiveSummary     `json:"telemetry"`
+	Sandbox      CommandSandbox     `json:"sandbox"`
 	Spans        []Span             `json:"spans,omitempty"`
 }
 
@@ -40,5 +41,5 @@ func NewDiagRecord(d *Diagnosis) DiagRecord {
 	}
 	return DiagRecord{V: 1, Type: DiagRecordType, Task: d.Task, Interrupted: d.Interrupted, Resume: d.Resume, Traces: d.Traces, Attempts: d.Attempts, Operations: d.Operations,
 		Failures: failures, Usage: d.Usage, Budget: d.Budget, Compactions: d.Compactions, Observations: d.Observations,
-		Telemetry: d.Telemetry, Spans: d.Spans}
+		Telemetry: d.Telemetry, Sandbox: d.Sandbox, Spans: d.Spans}
 }

@@ -21,6 +21,7 @@ const (
 	KindGitPush    = grantspec.KindGitPush
 	KindNetwork    = grantspec.KindNetwork
 	KindCredential = grantspec.KindCredential
+	KindMCP        = grantspec.KindMCP
 )
 
 // Operation is one proposed action, as evaluated before dispatch. Paths
@@ -38,7 +39,8 @@ type Operation struct {
 	// Preexisting marks a write or delete touching a file with changes the
 	// user made before the task: it needs approval (§12.1, §21.1).
 	Preexisting bool `json:"preexisting,omitempty"`
-	// Target is the network host, git remote or credential name.
+	// Target is the network host, git remote, credential name, or the
+	// MCP tool as "SERVER/TOOL".
 	Target string `json:"target,omitempty"`
 	// Undecodable says why the tool call's arguments could not be decoded
 	// into this operation. Its other fields are then not what the tool
@@ -69,6 +71,10 @@ func (o Operation) Validate() error {
 	case KindRead, KindWrite, KindDelete:
 		if o.Path == "" {
 			return bad("a %s operation needs a path", o.Kind)
+		}
+	case KindMCP:
+		if problem := grantspec.CheckMCPTarget(o.Target); problem != "" {
+			return bad("an %s operation needs a target: %s", o.Kind, problem)
 		}
 	case KindGitCommit, KindGitPush, KindNetwork, KindCredential:
 	default:

@@ -74,6 +74,8 @@ type Policy struct {
 	GitCommit   Mode
 	GitPush     Mode
 	Destructive Mode
+	// MCP is the mode of every MCP tool call (policy.mcp).
+	MCP Mode
 	// Standing grants come only from explicit configuration.
 	Standing []Grant
 	// Denies are explicit denials (user flags); they beat every grant
@@ -95,6 +97,13 @@ func FromConfig(cfg *config.Config) (Policy, error) {
 		GitCommit:   Mode(cfg.String("policy.git_commit")),
 		GitPush:     Mode(cfg.String("policy.git_push")),
 		Destructive: Mode(cfg.String("policy.destructive_commands")),
+		MCP:         Mode(cfg.String("policy.mcp")),
+	}
+	// A server's deny_tools are explicit denies: they beat grants and YOLO.
+	for _, s := range cfg.MCPServers() {
+		for _, tool := range s.DenyTools {
+			p.Denies = append(p.Denies, Spec{Kind: KindMCP, Cwd: ".", Target: grantspec.MCPTarget(s.Name, tool)})
+		}
 	}
 	for i, text := range cfg.Strings("policy.grants") {
 		spec, err := ParseSpec(text)
@@ -188,6 +197,8 @@ func (p Policy) modeFor(op Operation) (Mode, string) {
 		return p.GitPush, "policy.git_push=" + string(p.GitPush)
 	case KindNetwork:
 		return p.ToolNetwork, "policy.tool_network=" + string(p.ToolNetwork)
+	case KindMCP:
+		return p.MCP, "policy.mcp=" + string(p.MCP)
 	}
 	mode, rule := p.Shell, "policy.shell="+string(p.Shell)
 	stricter := func(m Mode, r string) {

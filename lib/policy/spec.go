@@ -62,6 +62,9 @@ func specMatches(s Spec, op Operation) bool {
 		return ok && p == s.Path && (s.Version == "" || s.Version == op.Version)
 	case KindNetwork:
 		return strings.EqualFold(s.Target, op.Target)
+	case KindMCP:
+		// Exact: a grant of one tool is never a grant of its server.
+		return s.Target == op.Target
 	}
 	return true
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,5 +82,22 @@ func TestBuildIsReproducible(t *testing.T) {
 	commit := revParse(t, dirs[0])[:12]
 	if got, want := strings.TrimSpace(run(t, "", exe, "--version")), "fluzo-store 9.9.9 ("+commit+" "+commitDate(t, dirs[0])+")"; got != want {
 		t.Errorf("--version = %q, want %q", got, want)
+	}
+}
+
+// Without --version a build keeps the source's "-dev" version, and a tree
+// with uncommitted changes to tracked files says so after the commit.
+func TestDevelopmentBuildSaysSo(t *testing.T) {
+	dir := cloneHEAD(t)
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "bin")
+	run(t, dir, "./scripts/build", "--out", out, "fluzo-store")
+	commit := revParse(t, dir)[:12]
+	got := strings.TrimSpace(run(t, "", filepath.Join(out, "fluzo-store"), "--version"))
+	want := regexp.MustCompile(`^fluzo-store \S+-dev \(` + commit + `-dirty ` + commitDate(t, dir) + `\)$`)
+	if !want.MatchString(got) {
+		t.Errorf("--version = %q, want it to match %s", got, want)
 	}
 }

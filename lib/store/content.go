@@ -72,6 +72,9 @@ type ConfigSnapshot struct {
 	Fingerprint string    `json:"fingerprint"`
 	Body        string    `json:"body"`
 	CreatedAt   time.Time `json:"created_at"`
+	// Sandbox is the effective command sandbox, recorded in the event
+	// (not the table): what the configuration resolved to on this machine.
+	Sandbox json.RawMessage `json:"-"`
 }
 
 // SaveConfigSnapshot stores an effective configuration (no credentials)
@@ -86,8 +89,11 @@ func (tx *Tx) SaveConfigSnapshot(c *ConfigSnapshot) (core.Event, error) {
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store config snapshot", "session", c.SessionID)
 	}
-	return tx.event(core.Event{Type: core.EvConfigSnapshot, Session: c.SessionID, Attempt: c.AttemptID},
-		map[string]any{"snapshot": c.ID, "fingerprint": c.Fingerprint})
+	data := map[string]any{"snapshot": c.ID, "fingerprint": c.Fingerprint}
+	if len(c.Sandbox) > 0 {
+		data["sandbox"] = c.Sandbox
+	}
+	return tx.event(core.Event{Type: core.EvConfigSnapshot, Session: c.SessionID, Attempt: c.AttemptID}, data)
 }
 
 // ListConfigSnapshots returns a session's configuration snapshots.

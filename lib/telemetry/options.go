@@ -1,11 +1,11 @@
 package telemetry
 
 import (
-	"net"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/consent"
 	"github.com/josecorral/fluzo/lib/core"
 )
 
@@ -176,15 +176,9 @@ func validateEndpoint(e Export) (endpoint, error) {
 	return endpoint{base: u, insecure: insecure}, nil
 }
 
-// isLoopbackHost accepts "localhost" and loopback IP literals only; other
-// names are not resolved, because DNS could point them anywhere later.
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
+// isLoopbackHost is the consent rule's loopback test (localhost and
+// loopback IP literals only; names are never resolved).
+func isLoopbackHost(h string) bool { return consent.IsLoopbackHost(h) }
 
 // redactURL keeps scheme and host only, for messages.
 func redactURL(raw string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -44,6 +45,8 @@ type Client struct {
 	done   chan struct{}
 	err    error
 	finish func() error
+	// server is the fluzo-tool child (nil for an in-process server).
+	server *os.Process
 	// Stopping receives "stopping" reports (a cancel left survivors).
 	// Reports are dropped when nobody reads and the buffer is full.
 	Stopping chan Reply
@@ -54,10 +57,18 @@ type Client struct {
 // a client for it. Closing the client closes the server's stdin, which
 // makes it stop its processes and exit.
 func StartServer(ctx context.Context, root, binary string, extra ...string) (*Client, error) {
+	return StartServerEnv(ctx, root, binary, nil, extra...)
+}
+
+// StartServerEnv is StartServer with the server's environment (nil: this
+// process's). The agent passes a scrubbed one: fluzo-tool and every
+// command it runs start without provider or telemetry credentials.
+func StartServerEnv(ctx context.Context, root, binary string, env []string, extra ...string) (*Client, error) {
 	if binary == "" {
 		binary = "fluzo-tool"
 	}
 	cmd := exec.Command(binary, append([]string{"serve", "--root", root}, extra...)...)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -72,6 +83,7 @@ func StartServer(ctx context.Context, root, binary string, extra ...string) (*Cl
 	}
 	c := pipeClient(stdin, stdout)
 	c.finish = cmd.Wait
+	c.server = cmd.Process
 	return c, nil
 }
 
@@ -281,6 +293,15 @@ func (c *Client) Close() error {
 		return c.finish()
 	}
 	return nil
+}
+
+// KillServer force-stops the fluzo-tool child itself (SIGKILL), for an
+// owner whose bounded wait for Close ran out; the kernel then kills its
+// children (parent-death signal). No-op for an in-process server.
+func (c *Client) KillServer() {
+	if c.server != nil {
+		c.server.Kill()
+	}
 }
 
 // KillPID asks the server to kill the process group owning pid; the server

@@ -9,6 +9,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // Process limits.
@@ -40,6 +41,12 @@ type ProcessResult struct {
 	// caller's max_seconds shortened the requested one.
 	TimeoutSeconds float64 `json:"timeout_seconds"`
 	TimeoutCapped  bool    `json:"timeout_capped,omitempty"`
+	// Sandbox is the confinement the command ran under.
+	Sandbox sandbox.Effective `json:"sandbox"`
+	// ProtectedChanged lists protected paths (.git/config, hooks, info/,
+	// .fluzo, .fluzodrive) whose identity or content changed while the
+	// command ran: never silently "nothing changed".
+	ProtectedChanged []sandbox.ProtectedChange `json:"protected_changed,omitempty"`
 	proc.Outcome
 }
 
@@ -100,18 +107,26 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 	if err != nil {
 		return nil, err
 	}
-	full := append([]string{exe}, argv[1:]...)
+	box, err := s.sandboxCommand(append([]string{exe}, argv[1:]...), childEnv, joinRoot(s.root.Dir(), node.Rel))
+	if err != nil {
+		return nil, err
+	}
+	before := sandbox.CaptureProtected(s.root.Dir())
 	p, err := proc.Start(proc.Spec{
-		Argv: full, Dir: "/proc/self/fd/" + strconv.Itoa(int(dir.Fd())), Env: childEnv,
+		Argv: box.argv, Dir: "/proc/self/fd/" + strconv.Itoa(int(dir.Fd())), Env: box.env,
 		Timeout: time.Duration(timeout * float64(time.Second)), Grace: s.opts.Grace, CaptureLimit: s.opts.CaptureLimit,
 		// exec and shell hold the exclusive lock: no other child runs.
 		AdoptOrphans: s.opts.Subreaper,
+		Prepare:      box.prepare,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := s.supervise(ctx, id, p)
-	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), TimeoutSeconds: timeout, TimeoutCapped: capped, Outcome: out}, nil
+	changed := sandbox.CompareProtected(before, sandbox.CaptureProtected(s.root.Dir()))
+	box.explainRefusals(out.Stdout + out.Stderr)
+	return &ProcessResult{Argv: argv, Cwd: node.Rel, PID: p.PID(), TimeoutSeconds: timeout, TimeoutCapped: capped,
+		Sandbox: box.effective, ProtectedChanged: changed, Outcome: out}, nil
 }
 
 func cwdOrRoot(cwd string) string {

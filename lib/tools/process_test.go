@@ -195,6 +195,11 @@ func TestGrandchildrenEndWithTheirGroup(t *testing.T) {
 		t.Fatalf("unconfirmed: %+v", r.Unconfirmed)
 	}
 	assertDead(t, root, "bg.pid")
+	// The result says what was ended, so the caller knows its job is gone.
+	bg := strings.TrimSpace(readFile(t, filepath.Join(root, "bg.pid")))
+	if len(r.Ended) != 1 || strconv.Itoa(r.Ended[0].PID) != bg {
+		t.Fatalf("ended: %+v, want the background sleep %s", r.Ended, bg)
+	}
 	// A cancelled leader takes its grandchild with it.
 	p := startAndWaitReady(t, c, root, "sleep 300 & echo $! > fg.pid; touch ready; wait")
 	c.Cancel(context.Background(), p.ID)

@@ -15,6 +15,7 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/confine"
 	"github.com/josecorral/fluzo/lib/tools/discover"
 	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // MaxLine bounds one request line (a write carries the whole file).
@@ -57,12 +58,20 @@ type Options struct {
 	// (default DefaultMaxInFlight); a request that would pass it is
 	// refused with busy, one larger than it with request_too_large.
 	MaxInFlight int64
+	// Sandbox confines exec and shell children (see lib/tools/sandbox);
+	// Launcher is the fluzo-tool binary whose sandbox-exec subcommand
+	// enforces it (default: this executable).
+	Sandbox  sandbox.Settings
+	Launcher string
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
 // writes, processes and git mutations are serialised.
 type Server struct {
-	opts    Options
+	opts Options
+	// owner is the parent process at start: when it is gone at shutdown,
+	// so is the workspace lock it held, and nothing may keep running.
+	owner   int
 	root    *confine.Root
 	lock    sync.RWMutex
 	mu      sync.Mutex
@@ -78,6 +87,14 @@ type Server struct {
 	wg       sync.WaitGroup
 	outMu    sync.Mutex
 	out      *json.Encoder
+	// The commands' private TMPDIR and whether read-only binds work,
+	// both settled on first use.
+	tmpOnce    sync.Once
+	tmpDir     string
+	tmpErr     error
+	tmpLock    *os.File
+	mountsOnce sync.Once
+	mounts     int
 }
 
 // NewServer opens the root; it fails closed (confinement_unavailable)
@@ -95,26 +112,45 @@ func NewServer(opts Options) (*Server, error) {
 	if err := opts.Env.Validate(); err != nil {
 		return nil, err
 	}
+	if err := opts.Sandbox.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Launcher == "" && opts.Sandbox.Mode == sandbox.ModeLandlock {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, sandbox.Unavailable("cannot find fluzo-tool's own executable to launch commands with: " + err.Error())
+		}
+		opts.Launcher = exe
+	}
 	if opts.Subreaper {
 		if err := proc.EnableSubreaper(); err != nil {
 			opts.Subreaper = false
 		}
+		proc.MarkToolTree()
 	}
 	root, err := confine.Open(opts.Root, opts.AuthFile)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
+	return &Server{opts: opts, owner: os.Getppid(), root: root, running: map[string]*proc.Process{}, active: map[string]bool{}, early: map[string]earlyControl{}}, nil
 }
 
-// Close releases the root handle.
-func (s *Server) Close() error { return s.root.Close() }
+// Close releases the root handle and removes the commands' private
+// temporary directory.
+func (s *Server) Close() error {
+	if s.tmpDir != "" {
+		os.RemoveAll(s.tmpDir)
+		s.tmpLock.Close()
+	}
+	return s.root.Close()
+}
 
 // Serve reads JSONL from in and writes replies to out until in ends or
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.removeTempLeftovers(ctx)
+	removeStaleTemps()
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -308,12 +344,11 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
+	defer s.endStrays()
 	finished := make(chan struct{})
 	go func() { s.wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
+	if s.graceOrOwnerGone(finished) {
 		return
-	case <-time.After(s.opts.Grace):
 	}
 	s.mu.Lock()
 	s.stopping = true
@@ -325,16 +360,54 @@ func (s *Server) shutdown() {
 	for _, p := range procs {
 		p.Terminate()
 	}
-	deadline := time.Now().Add(s.opts.Grace)
-	for time.Now().Before(deadline) && anyAlive(procs) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopped := make(chan struct{})
+	go func() {
+		for anyAlive(procs) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		close(stopped)
+	}()
+	s.graceOrOwnerGone(stopped)
 	for _, p := range procs {
 		if len(p.Members()) > 0 {
 			p.Kill()
 		}
 	}
 	<-finished
+}
+
+// graceOrOwnerGone waits for done (true) or for one grace period — cut
+// short when the owner is gone (false). An owner that died has released
+// the workspace lock with its last breath, so nothing may go on writing:
+// its end of stdin closes before the kernel reparents this process, so
+// the check is repeated rather than made once at EOF.
+func (s *Server) graceOrOwnerGone(done <-chan struct{}) bool {
+	deadline := time.NewTimer(s.opts.Grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return true
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+			if os.Getppid() != s.owner {
+				return false
+			}
+		}
+	}
+}
+
+// endStrays ends what is left once every request has answered: processes
+// reparented to this subreaper after their request's own clean-up looked
+// (a daemon forked by a child that was itself being stopped), so that
+// none outlives fluzo-tool.
+func (s *Server) endStrays() {
+	if s.opts.Subreaper {
+		proc.Strays{}.End(s.opts.Grace)
+	}
 }
 
 func anyAlive(procs []*proc.Process) bool {

@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("FLUZO_TOOL_TEST_AS_BINARY") == "1" {
 		os.Exit(tool.Main())
 	}
+	if root := os.Getenv("FLUZO_TOOL_TEST_AS_OWNER"); root != "" {
+		os.Exit(actAsOwner(root))
+	}
 	os.Exit(m.Run())
 }
 

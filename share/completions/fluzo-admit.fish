@@ -9,7 +9,7 @@ function __fluzo_admit_path
       continue
     end
     switch $w
-      case --workspace -C --config --set --grants --allow --deny
+      case --workspace -C --config --set --grants --allow --deny --allow-http
         set skip 1
         continue
       case '-*'
@@ -37,6 +37,18 @@ function __fluzo_admit_path
       case '@/config/schema'
         set p '@/config/schema'
         set n 0
+      case '@/consent'
+        set p '@/consent'
+        set n 0
+      case '@/consent/show'
+        set p '@/consent/show'
+        set n 0
+      case '@/consent/grant'
+        set p '@/consent/grant'
+        set n 0
+      case '@/consent/revoke'
+        set p '@/consent/revoke'
+        set n 0
       case '@/lock'
         set p '@/lock'
         set n 0
@@ -45,6 +57,15 @@ function __fluzo_admit_path
         set n 0
       case '@/lock/hold'
         set p '@/lock/hold'
+        set n 0
+      case '@/mcp'
+        set p '@/mcp'
+        set n 0
+      case '@/mcp/list'
+        set p '@/mcp/list'
+        set n 0
+      case '@/mcp/tools'
+        set p '@/mcp/tools'
         set n 0
       case '*'
         set n (math $n + 1)
@@ -93,6 +114,8 @@ function __fluzo_admit_setting
       printf '%s\n' 'policy.git_commit=allow' 'policy.git_commit=ask' 'policy.git_commit=deny'
     case 'policy.git_push=*'
       printf '%s\n' 'policy.git_push=allow' 'policy.git_push=ask' 'policy.git_push=deny'
+    case 'policy.mcp=*'
+      printf '%s\n' 'policy.mcp=ask' 'policy.mcp=deny'
     case 'policy.shell=*'
       printf '%s\n' 'policy.shell=allow' 'policy.shell=ask' 'policy.shell=deny'
     case 'policy.tool_network=*'
@@ -107,6 +130,10 @@ function __fluzo_admit_setting
       printf '%s\n' 'telemetry.export_enabled=true' 'telemetry.export_enabled=false'
     case 'telemetry.otlp_protocol=*'
       printf '%s\n' 'telemetry.otlp_protocol=http/protobuf'
+    case 'tools.sandbox.mode=*'
+      printf '%s\n' 'tools.sandbox.mode=landlock' 'tools.sandbox.mode=off'
+    case 'tools.sandbox.network=*'
+      printf '%s\n' 'tools.sandbox.network=deny' 'tools.sandbox.network=allow'
     case 'tools.shell.stdin=*'
       printf '%s\n' 'tools.shell.stdin=closed'
     case 'tui.dev_menu=*'
@@ -122,13 +149,15 @@ function __fluzo_admit_setting
     case '*=*'
       return
     case '*'
-      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
   end
 end
 complete -c fluzo-admit -f
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'consent' -d 'review, record or revoke consent for the workspace configuration\'s destinations'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -a 'mcp' -d 'list the configured MCP servers, or connect to one and list its tools'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l config -r -F -d 'use FILE instead of the workspace\'s .fluzo'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@\'' -l set -x -a '(__fluzo_admit_setting)' -d 'override a setting for this invocation, as KEY=VALUE (repeatable)'
@@ -147,7 +176,7 @@ complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l ef
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l provenance -d 'say where each value comes from (file:line, default, cli)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/show\'' -l json -d 'print JSON lines ({"v":1,"type":"setting",...})'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/init\'' -l force -d 'replace an existing file, keeping a backup'
-complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env tools.sandbox.mode tools.sandbox.network tools.sandbox.writable tools.sandbox.readable policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.mcp policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = agent.runtime' -x -a 'native'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = decision.enabled' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = decision.mode' -x -a 'shadow'
@@ -156,6 +185,7 @@ complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and te
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.filesystem' -x -a 'workspace'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.git_commit' -x -a 'allow ask deny'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.git_push' -x -a 'allow ask deny'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.mcp' -x -a 'ask deny'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.shell' -x -a 'allow ask deny'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = policy.tool_network' -x -a 'allow ask deny'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = storage.auto_expire' -x -a 'true false'
@@ -163,11 +193,21 @@ complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and te
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.capture_content' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.export_enabled' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = telemetry.otlp_protocol' -x -a 'http/protobuf'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tools.sandbox.mode' -x -a 'landlock off'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tools.sandbox.network' -x -a 'deny allow'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tools.shell.stdin' -x -a 'closed'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.dev_menu' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.flags.render_diagnostics' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/config/set\'; and test (__fluzo_admit_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'show' -d 'print the redacted review of the configuration and whether consent is recorded (read-only)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'grant' -d 'show the review and record consent after asking (or with --yes)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent\'' -a 'revoke' -d 'remove every consent recorded for this workspace'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/show\'' -l json -d 'print one JSON line ({"v":1,"type":"consent_status",...})'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/grant\'' -l yes -d 'record consent without asking'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/consent/grant\'' -l allow-http -r -d 'accept plain HTTP to the non-loopback destination URL (warned; repeatable)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/mcp\'' -a 'list' -d 'print each configured [mcp.servers.NAME] as one JSON line (contacts nothing)'
+complete -c fluzo-admit -n 'test (__fluzo_admit_path) = \'@/mcp\'' -a 'tools' -d 'start or reach server NAME, list the tools it offers as JSON lines, and stop it'

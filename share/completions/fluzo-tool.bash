@@ -10,7 +10,7 @@ _fluzo_tool() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--args|--baseline|--touched) skip=1; continue ;;
+      --root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--sandbox|--sandbox-network|--sandbox-write|--sandbox-read|--args|--baseline|--touched) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -36,8 +36,8 @@ _fluzo_tool() {
   local words=""
   case "$p" in
     "") words="serve call schema baseline diff --help" ;;
-    "/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --help" ;;
-    "/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --help" ;;
+    "/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --help" ;;
+    "/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --help" ;;
     "/schema") words="--help" ;;
     "/baseline") words="--root --help" ;;
     "/diff") words="--root --baseline --touched --help" ;;

@@ -9,7 +9,7 @@ function __fluzo_tool_path
       continue
     end
     switch $w
-      case --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched
+      case --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --baseline --touched
         set skip 1
         continue
       case '-*'
@@ -72,6 +72,10 @@ complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l max-inflig
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l sandbox -r -d 'confinement of exec and shell children: landlock (refused with sandbox_unavailable where the kernel has none) or off (unconfined)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l sandbox-network -r -d 'TCP for sandboxed children: deny or allow'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l sandbox-write -r -d 'absolute PATH sandboxed children may also write beneath (repeatable)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/serve\'' -l sandbox-read -r -d 'absolute PATH sandboxed children may also read and execute beneath (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
@@ -79,6 +83,10 @@ complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l max-infligh
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l sandbox -r -d 'confinement of exec and shell children: landlock (refused with sandbox_unavailable where the kernel has none) or off (unconfined)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l sandbox-network -r -d 'TCP for sandboxed children: deny or allow'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l sandbox-write -r -d 'absolute PATH sandboxed children may also write beneath (repeatable)'
+complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l sandbox-read -r -d 'absolute PATH sandboxed children may also read and execute beneath (repeatable)'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'' -l args -r -d 'tool arguments as a JSON object, or - to read them from stdin'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/call\'; and test (__fluzo_tool_path --args) = 0' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
 complete -c fluzo-tool -n 'test (__fluzo_tool_path) = \'@/baseline\'' -l root -r -d 'workspace root every file tool is confined to'

@@ -63,6 +63,8 @@ function __fluzo_tui_setting
       printf '%s\n' 'policy.git_commit=allow' 'policy.git_commit=ask' 'policy.git_commit=deny'
     case 'policy.git_push=*'
       printf '%s\n' 'policy.git_push=allow' 'policy.git_push=ask' 'policy.git_push=deny'
+    case 'policy.mcp=*'
+      printf '%s\n' 'policy.mcp=ask' 'policy.mcp=deny'
     case 'policy.shell=*'
       printf '%s\n' 'policy.shell=allow' 'policy.shell=ask' 'policy.shell=deny'
     case 'policy.tool_network=*'
@@ -77,6 +79,10 @@ function __fluzo_tui_setting
       printf '%s\n' 'telemetry.export_enabled=true' 'telemetry.export_enabled=false'
     case 'telemetry.otlp_protocol=*'
       printf '%s\n' 'telemetry.otlp_protocol=http/protobuf'
+    case 'tools.sandbox.mode=*'
+      printf '%s\n' 'tools.sandbox.mode=landlock' 'tools.sandbox.mode=off'
+    case 'tools.sandbox.network=*'
+      printf '%s\n' 'tools.sandbox.network=deny' 'tools.sandbox.network=allow'
     case 'tools.shell.stdin=*'
       printf '%s\n' 'tools.shell.stdin=closed'
     case 'tui.dev_menu=*'
@@ -92,7 +98,7 @@ function __fluzo_tui_setting
     case '*=*'
       return
     case '*'
-      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
   end
 end
 complete -c fluzo-tui -f

@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --scenario --addr --url --animation-fps --theme --draft
+      case --dir --task --workspace -C --config --set --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --allow-http --scenario --addr --url --animation-fps --theme --draft
         set skip 1
         continue
       case '-*'
@@ -184,6 +184,18 @@ function __fluzo_path
       case '@/admit/config/schema'
         set p '@/admit/config/schema'
         set n 0
+      case '@/admit/consent'
+        set p '@/admit/consent'
+        set n 0
+      case '@/admit/consent/show'
+        set p '@/admit/consent/show'
+        set n 0
+      case '@/admit/consent/grant'
+        set p '@/admit/consent/grant'
+        set n 0
+      case '@/admit/consent/revoke'
+        set p '@/admit/consent/revoke'
+        set n 0
       case '@/admit/lock'
         set p '@/admit/lock'
         set n 0
@@ -192,6 +204,15 @@ function __fluzo_path
         set n 0
       case '@/admit/lock/hold'
         set p '@/admit/lock/hold'
+        set n 0
+      case '@/admit/mcp'
+        set p '@/admit/mcp'
+        set n 0
+      case '@/admit/mcp/list'
+        set p '@/admit/mcp/list'
+        set n 0
+      case '@/admit/mcp/tools'
+        set p '@/admit/mcp/tools'
         set n 0
       case '@/sim'
         set p '@/sim'
@@ -285,6 +306,8 @@ function __fluzo_setting
       printf '%s\n' 'policy.git_commit=allow' 'policy.git_commit=ask' 'policy.git_commit=deny'
     case 'policy.git_push=*'
       printf '%s\n' 'policy.git_push=allow' 'policy.git_push=ask' 'policy.git_push=deny'
+    case 'policy.mcp=*'
+      printf '%s\n' 'policy.mcp=ask' 'policy.mcp=deny'
     case 'policy.shell=*'
       printf '%s\n' 'policy.shell=allow' 'policy.shell=ask' 'policy.shell=deny'
     case 'policy.tool_network=*'
@@ -299,6 +322,10 @@ function __fluzo_setting
       printf '%s\n' 'telemetry.export_enabled=true' 'telemetry.export_enabled=false'
     case 'telemetry.otlp_protocol=*'
       printf '%s\n' 'telemetry.otlp_protocol=http/protobuf'
+    case 'tools.sandbox.mode=*'
+      printf '%s\n' 'tools.sandbox.mode=landlock' 'tools.sandbox.mode=off'
+    case 'tools.sandbox.network=*'
+      printf '%s\n' 'tools.sandbox.network=deny' 'tools.sandbox.network=allow'
     case 'tools.shell.stdin=*'
       printf '%s\n' 'tools.shell.stdin=closed'
     case 'tui.dev_menu=*'
@@ -314,7 +341,7 @@ function __fluzo_setting
     case '*=*'
       return
     case '*'
-      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
   end
 end
 complete -c fluzo -f
@@ -342,6 +369,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l task -r -d 'the reques
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l verify -r -d 'verification COMMAND (default: harness.verify_command, then a test command quoted in the task)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l no-verify -d 'waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
@@ -411,6 +439,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l task -r -d 'the 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l verify -r -d 'verification COMMAND (default: harness.verify_command, then a test command quoted in the task)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l no-verify -d 'waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
@@ -420,6 +449,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l json -d 'print e
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l verify -r -d 'verification COMMAND (default: the task\'s)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l no-verify -d 'waive verification explicitly for this task (recorded); default: the task\'s command or earlier waiver'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
@@ -429,9 +459,11 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'; and test (__fluz
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/serve\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/acp\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug\'' -a 'prompt' -d 'show the prompt receipt of a task: section ids, sources, sizes and SHA-256 digests'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/debug/prompt\'' -l show-content -d 'include each section\'s text'
@@ -458,6 +490,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l max-inflight-by
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l sandbox -r -d 'confinement of exec and shell children: landlock (refused with sandbox_unavailable where the kernel has none) or off (unconfined)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l sandbox-network -r -d 'TCP for sandboxed children: deny or allow'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l sandbox-write -r -d 'absolute PATH sandboxed children may also write beneath (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/serve\'' -l sandbox-read -r -d 'absolute PATH sandboxed children may also read and execute beneath (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l root -r -d 'workspace root every file tool is confined to'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l grace -r -d 'time between SIGTERM and the stopping report (cancel) or SIGKILL (timeout, shutdown)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l capture-limit -r -d 'bytes of output kept per stream of a child (head and tail)'
@@ -465,6 +501,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l max-inflight-byt
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l env -r -d 'add NAME=VALUE, a non-secret value, to every child\'s environment (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l inherit-env -r -d 'pass the parent\'s variable NAME to children (repeatable; secret-looking names are refused)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l auth-file -r -d 'credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l sandbox -r -d 'confinement of exec and shell children: landlock (refused with sandbox_unavailable where the kernel has none) or off (unconfined)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l sandbox-network -r -d 'TCP for sandboxed children: deny or allow'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l sandbox-write -r -d 'absolute PATH sandboxed children may also write beneath (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l sandbox-read -r -d 'absolute PATH sandboxed children may also read and execute beneath (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'' -l args -r -d 'tool arguments as a JSON object, or - to read them from stdin'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/call\'; and test (__fluzo_path --args) = 0' -x -a 'view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool/baseline\'' -l root -r -d 'workspace root every file tool is confined to'
@@ -514,7 +554,9 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l running -r -
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'consent' -d 'review, record or revoke consent for the workspace configuration\'s destinations'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'lock' -d 'inspect or hold the workspace-owner lock'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'mcp' -d 'list the configured MCP servers, or connect to one and list its tools'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR whose .fluzo and .fluzodrive are used; inside a git repository, its top level'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l config -r -F -d 'use FILE instead of the workspace\'s .fluzo'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting for this invocation, as KEY=VALUE (repeatable)'
@@ -533,7 +575,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l effectiv
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l provenance -d 'say where each value comes from (file:line, default, cli)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/show\'' -l json -d 'print JSON lines ({"v":1,"type":"setting",...})'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/init\'' -l force -d 'replace an existing file, keeping a backup'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 0' -x -a 'schema_version project.name agent.runtime agent.model decision.enabled decision.mode decision.model decision.timeout_seconds decision.max_observations_per_task decision.failure_pause_threshold harness.max_turns harness.max_active_seconds harness.shell_timeout_seconds harness.provider_retries harness.max_tool_calls harness.max_total_tokens harness.verification_attempts harness.verify_command tools.shell.stdin tools.shell.termination_grace_seconds tools.shell.inherit_env tools.shell.env tools.sandbox.mode tools.sandbox.network tools.sandbox.writable tools.sandbox.readable policy.shell policy.tool_network policy.git_commit policy.git_push policy.destructive_commands policy.mcp policy.filesystem policy.credentials policy.grants context.compaction_threshold context.compaction_max_output_tokens context.overhead_tokens context.tool_context_max_bytes context.tool_capture_max_bytes storage.auto_expire storage.session_max_bytes storage.diagnostic_max_bytes storage.min_free_bytes telemetry.export_enabled telemetry.otlp_protocol telemetry.otlp_endpoint telemetry.capture_content telemetry.archive_enabled telemetry.archive_file_max_bytes tui.theme tui.animation_fps tui.reduced_motion tui.dev_menu tui.notifications.desktop_enabled tui.notifications.duration_seconds tui.notifications.max_visible tui.flags.render_diagnostics'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = agent.runtime' -x -a 'native'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.enabled' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = decision.mode' -x -a 'shadow'
@@ -542,6 +584,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.filesystem' -x -a 'workspace'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_commit' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.git_push' -x -a 'allow ask deny'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.mcp' -x -a 'ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.shell' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = policy.tool_network' -x -a 'allow ask deny'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = storage.auto_expire' -x -a 'true false'
@@ -549,14 +592,24 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.capture_content' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.export_enabled' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = telemetry.otlp_protocol' -x -a 'http/protobuf'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tools.sandbox.mode' -x -a 'landlock off'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tools.sandbox.network' -x -a 'deny allow'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tools.shell.stdin' -x -a 'closed'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.dev_menu' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.flags.render_diagnostics' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.notifications.desktop_enabled' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.reduced_motion' -x -a 'true false'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/config/set\'; and test (__fluzo_path --args) = 1; and test (commandline -opc)[-1] = tui.theme' -x -a 'default high_contrast'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'show' -d 'print the redacted review of the configuration and whether consent is recorded (read-only)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'grant' -d 'show the review and record consent after asking (or with --yes)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent\'' -a 'revoke' -d 'remove every consent recorded for this workspace'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/show\'' -l json -d 'print one JSON line ({"v":1,"type":"consent_status",...})'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l yes -d 'record consent without asking'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/consent/grant\'' -l allow-http -r -d 'accept plain HTTP to the non-loopback destination URL (warned; repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'status' -d 'print who owns the workspace as one JSON line (read-only)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/lock\'' -a 'hold' -d 'own the workspace while COMMAND runs, like flock(1)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/mcp\'' -a 'list' -d 'print each configured [mcp.servers.NAME] as one JSON line (contacts nothing)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/admit/mcp\'' -a 'tools' -d 'start or reach server NAME, list the tools it offers as JSON lines, and stop it'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'serve' -d 'serve a scenario until interrupted, logging one JSONL record per request'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'verify' -d 'print the verdict of a running simulator (exit 0 passed, 1 failed, 12 simulator unreachable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/sim\'' -a 'check' -d 'validate a scenario file without serving it'

@@ -17,14 +17,17 @@ import (
 func Command() *cli.Command {
 	return &cli.Command{
 		Name:    "fluzo-admit",
-		Usage:   "policy checks, .fluzo settings and workspace ownership",
+		Usage:   "policy checks, .fluzo settings, endpoint consent and workspace ownership",
 		Version: core.Version,
 		Description: `fluzo-admit decides whether work may happen. "check" evaluates proposed
 operations against the workspace policy, grants and YOLO and answers allow,
 deny or ask, one JSON line per operation. "config" validates, shows, creates
 and edits the workspace's .fluzo through the typed settings registry, so every
-key has one definition, one default and one valid range. "lock" shows which
-process owns the workspace.
+key has one definition, one default and one valid range. "consent" reviews,
+records and revokes the user's consent to the configuration's destinations,
+grants and tool environment, without which no owner starts. "lock" shows which
+process owns the workspace. "mcp" lists the configured MCP servers and, on
+explicit request, connects to one and lists its tools.
 
 Precedence of settings: built-in defaults, then the workspace .fluzo (or
 --config FILE), then explicit --set KEY=VALUE overrides. There is no global
@@ -35,7 +38,7 @@ settings file, and environment variables never become settings.`,
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for this invocation, as `KEY=VALUE` (repeatable)"},
 		},
 		Before:   resolveWorkspace,
-		Commands: []*cli.Command{checkCommand(), configCommand(), lockCommand()},
+		Commands: []*cli.Command{checkCommand(), configCommand(), consentCommand(), lockCommand(), mcpCommand()},
 	}
 }
 

@@ -17,7 +17,8 @@ func ManSections() []clidoc.Section {
 		{Title: "Settings", Body: settingsReference()},
 		{Title: "Files", Body: filesDoc},
 		{Title: "Environment", Body: `No environment variable changes a setting. XDG_CONFIG_HOME locates the
-credential file auth.toml. lock hold sets FLUZO_OWNER_INSTANCE for COMMAND.`},
+credential file auth.toml; XDG_STATE_HOME the consent store. lock hold sets
+FLUZO_OWNER_INSTANCE for COMMAND.`},
 		{Title: "Examples", Body: examplesDoc},
 	}
 }
@@ -54,6 +55,7 @@ as "re"), "op". Per operation:
   {"v":1,"id":"6","op":"git_commit"}   {"op":"git_push"}
   {"v":1,"id":"7","op":"network","target":"crates.io"}
   {"v":1,"id":"8","op":"credential","target":"name"}
+  {"v":1,"id":"9","op":"mcp","target":"everything/echo"}   (the tool mcp__everything__echo)
 
 Decisions, strongest rule first: invalid operations, paths outside the
 workspace, writes to .git, .fluzo or .fluzodrive (which is also unreadable) and
@@ -63,7 +65,9 @@ policy modes set to "deny"; then "allow" modes; then a matching grant
 allow (reason "yolo"); otherwise ask. Commands that discard work (rm -r/-f, git
 reset --hard, git clean -f, forced pushes, ...) use the stricter of policy.shell
 and policy.destructive_commands; git commit/push commands also follow
-policy.git_commit/git_push. Reasons: policy_allow, approval_required,
+policy.git_commit/git_push. MCP tool calls follow policy.mcp (ask or deny),
+and each server's deny_tools are explicit denies; what a server says about a
+tool (read-only, destructive) never changes a decision. Reasons: policy_allow, approval_required,
 policy_deny, explicit_deny, grant, yolo, outside_workspace, protected_path,
 credentials_denied, invalid_operation.`
 
@@ -76,6 +80,7 @@ arguments, chained commands, other directories or added environment overrides.
   shell:cargo test && cargo fmt    that exact script text
   write:src/lib.rs@sha256:...        that file at that observed version
   read:PATH   delete:PATH[@VERSION]   git_commit   git_push   network:HOST
+  mcp:everything/echo              the MCP tool mcp__everything__echo only
 
 Words of exec specs are split like a shell splits a simple command ('...', "..."
 and \ quote); ; | & and $ are ordinary characters. In --grants files each line
@@ -92,7 +97,13 @@ ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml
 <workspace>/.fluzodrive/owner.lock, owner.json
   The workspace-owner lock (flock) and the owner record: instance, pid, start
   time, boot id, control socket, protocol version and, after a crash, the
-  previous owner marked crashed. The pid is information, never proof.`
+  previous owner marked crashed. The pid is information, never proof.
+
+${XDG_STATE_HOME:-~/.local/state}/fluzo/consent/
+  Consent records (consent grant): one FINGERPRINT.json, mode 0600, per
+  configuration, in one 0700 directory per workspace identity (resolved
+  root, device, inode), written atomically. Never inside the workspace, so
+  a cloned .fluzo or a copied .fluzodrive/ carries none.`
 
 const examplesDoc = `Create and check a configuration:
 
@@ -107,6 +118,16 @@ Allow it for a check, or deny shell commands for one invocation:
   ... | fluzo-admit check --allow 'exec:cargo test'
   ... | fluzo-admit check --yolo --set policy.shell=deny
 
+List the MCP servers, then connect to one and list the tools it offers:
+
+  fluzo-admit mcp list && fluzo-admit mcp tools everything
+
 Show where every effective value comes from:
 
-  fluzo-admit config show --effective --provenance`
+  fluzo-admit config show --effective --provenance
+
+Review what the configuration sends where, and consent to it (in CI: --yes):
+
+  fluzo-admit consent show
+  fluzo-admit consent grant
+  fluzo-admit consent grant --yes --allow-http http://10.0.0.5:8080/v1`

@@ -54,10 +54,11 @@ confined tools stay the only way the agent reads and writes the workspace.
 Malformed JSON-RPC, unknown methods and wrong params are answered with
 JSON-RPC errors. When the editor closes stdin (or on SIGTERM, SIGINT,
 SIGHUP) a running task is cancelled, its outcome recorded, and the
-workspace released. Diagnostics go to stderr; stdout carries only ACP.`,
+workspace released. Diagnostics go to stderr; stdout carries only ACP.
+serve passes the consent check (fluzo-admit consent); --consent is passed on.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			configFlag(), setFlag(),
+			configFlag(), setFlag(), consentFlag(),
 		},
 		Action: acpAction,
 	}
@@ -122,6 +123,9 @@ func serveArgs(root string, c *cli.Command) ([]string, error) {
 	}
 	for _, s := range c.StringSlice("set") {
 		args = append(args, "--set", s)
+	}
+	if c.Bool("consent") {
+		args = append(args, "--consent")
 	}
 	return args, nil
 }

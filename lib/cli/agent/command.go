@@ -32,4 +32,4 @@ func commands() []*cli.Command {
 }
 
 // Main runs fluzo-agent.
-func Main() int { return runner.Main(Command()) }
+func Main() int { return runner.MainUndumpable(Command()) }

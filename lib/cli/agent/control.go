@@ -27,6 +27,13 @@ func setFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "set", Usage: "override a setting, `KEY=VALUE` (repeatable)"}
 }
 
+// consentFlag records the user's consent for the selected configuration's
+// destinations explicitly, for non-interactive use such as CI. It never
+// accepts the plain-HTTP exception (fluzo-admit consent grant --allow-http).
+func consentFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "consent", Usage: "record consent for this configuration's destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything"}
+}
+
 // verifyConflict refuses --verify together with --no-verify.
 func verifyConflict(c *cli.Command) error {
 	if c.Bool("no-verify") && c.String("verify") != "" {

@@ -43,7 +43,22 @@ that attempt never ends completed: it ends failed with reason
 tool_backend_lost (exit 1) even when verification passes or is waived, since
 the lost call's effect is unknown; resume the task after checking the
 workspace. A second loss, or a failed restart, stops the task at once the
-same way.`},
+same way.
+
+No process a tool backend started outlives it: the kernel kills a
+command when its fluzo-tool dies (parent-death signal), and the owner is
+the child subreaper of its tool trees, so what those commands forked
+(daemons in sessions of their own, background jobs) is handed to the owner
+and ended — before a restarted backend runs anything, and before the owner
+releases the workspace lock — with a tool_backend.processes_ended event
+naming them (and any still alive after a bounded wait, as unconfirmed).
+The owner waits at most 30 seconds for a closed fluzo-tool to stop its
+commands and exit; one that does not is killed, which the same event
+records (reason tool_backend_killed_after_exit_wait).
+Orphans are told from the owner's own children by no_new_privs, which
+fluzo-tool serve sets on every child and every descendant inherits; an owner
+that itself runs with no_new_privs cannot tell them apart, ends none and
+says so (unverified).`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),
@@ -76,10 +91,19 @@ compaction_cancelled. The context is never switched on failure.`},
 		{Title: "Environment", Body: `FLUZO_TEST_PROFILE=fault with FLUZO_FAULT=after_task_created,
 FLUZO_FAULT=after_intent_commit or FLUZO_FAULT=after_dispatch kills the process with SIGKILL at that crash
 boundary (recovery tests only; ignored without the test profile).
-XDG_RUNTIME_DIR locates control sockets.`},
+XDG_RUNTIME_DIR locates control sockets; XDG_STATE_HOME the consent store.
+fluzo-agent marks itself non-dumpable at start (prctl PR_SET_DUMPABLE 0), so
+other processes of the user cannot read its environment or memory. It alone
+resolves provider keys: fluzo-tool starts without any configured api_key_env
+variable and without credential-looking ones (*_KEY, *_TOKEN, *_SECRET,
+*PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_* ...).`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
 <workspace>/.fluzodrive/ - the store, artifacts and owner lock.
-${XDG_RUNTIME_DIR}/fluzo/ - control sockets.`},
+${XDG_RUNTIME_DIR}/fluzo/ - control sockets.
+${XDG_STATE_HOME:-~/.local/state}/fluzo/consent/ - consent records (see
+fluzo-admit(1), consent): run, resume and serve exit 3 (configuration_required)
+before opening or contacting anything when the configuration has none; --consent
+records it.`},
 		{Title: "Examples", Body: `Fix the bundled Rust fixture against fluzo-sim (fluzo demo runs fluzo-agent run):
 
   fluzo demo --headless

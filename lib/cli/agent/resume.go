@@ -24,7 +24,7 @@ like a new call. Grants and YOLO of earlier attempts are not restored; pass
 --allow and --yolo again if needed.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			configFlag(), setFlag(),
+			configFlag(), setFlag(), consentFlag(),
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: the task's)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly for this task (recorded); default: the task's command or earlier waiver"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC` for this attempt (repeatable)"},
@@ -59,7 +59,7 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 // changed, and serves the control socket.
 func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, error) {
 	p.setRecovering(true)
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Emit: p.emit, Telemetry: "headless"})
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Consent: c.Bool("consent"), Emit: p.emit, Telemetry: "headless"})
 	p.setRecovering(false)
 	if err != nil {
 		return nil, err

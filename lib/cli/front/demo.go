@@ -30,7 +30,9 @@ tests, and the runtime reruns cargo test itself before declaring the task
 completed; the result shows the verification and the diff summary.
 
 With --headless it runs "fluzo-agent run" instead, with the one grant the
-scenario needs (exec:cargo test), and prints the result. Needs cargo; uses no
+scenario needs (exec:cargo test), and prints the result. The demo records
+consent for its own simulator in a private state directory of its own
+(removed when it ends), never in the user's consent store. Needs cargo; uses no
 network. Before anything is created it runs cargo --version in the environment
 the tools give their children (PATH, HOME, RUSTUP_HOME, CARGO_HOME ...; see
 fluzo-tool(1), ENVIRONMENT) and, when that fails, says which variable and path
@@ -57,27 +59,31 @@ func demoAction(ctx context.Context, c *cli.Command) error {
 	if err == nil {
 		_, err = findSibling("fluzo-agent")
 	}
+	admitPath := ""
+	if err == nil {
+		admitPath, err = findSibling("fluzo-admit")
+	}
 	if err == nil && !c.Bool("headless") {
 		_, err = findSibling("fluzo-tui")
 	}
 	if err != nil {
-		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim, fluzo-agent and (without --headless) fluzo-tui, and one of them is missing: %v", err).
+		return core.Errorf(core.CodeConfigurationRequired, "fluzo demo runs fluzo-sim, fluzo-admit, fluzo-agent and (without --headless) fluzo-tui, and one of them is missing: %v", err).
 			WithHint("install the whole toolkit: go build -o bin/ ./cmd/... puts every binary beside fluzo")
 	}
 	if err := demo.CheckToolchain(ctx, os.Environ()); err != nil {
 		return err
 	}
-	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath})
+	d, err := demo.Start(ctx, demo.Options{Dir: c.String("dir"), SimPath: simPath, AdmitPath: admitPath})
 	if err != nil {
 		return err
 	}
 	var runErr error
 	if c.Bool("headless") {
 		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
-		runErr = execSibling(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")))
+		runErr = execSiblingEnv(ctx, c, "fluzo-agent", d.RunArgs(c.Bool("json")), d.Env())
 	} else {
 		// The UI owns the terminal until it exits; the workspace is named after.
-		runErr = execSibling(ctx, c, "fluzo-tui", []string{"--workspace", d.Dir, "--draft", demo.Request, "--submit"})
+		runErr = execSiblingEnv(ctx, c, "fluzo-tui", []string{"--workspace", d.Dir, "--draft", demo.Request, "--submit"}, d.Env())
 		fmt.Fprintf(c.Root().ErrWriter, "fluzo demo: workspace %s\n", termsafe.Line(d.Dir))
 	}
 	verdict, err := d.Stop()

@@ -159,12 +159,19 @@ func sibling(name string) (string, error) {
 }
 
 func execSibling(ctx context.Context, c *cli.Command, name string, args []string) error {
+	return execSiblingEnv(ctx, c, name, args, nil)
+}
+
+// execSiblingEnv is execSibling with the child's environment (nil: this
+// process's).
+func execSiblingEnv(ctx context.Context, c *cli.Command, name string, args, env []string) error {
 	path, err := sibling(name)
 	if err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Args[0] = name
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, c.Root().Writer, c.Root().ErrWriter
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	if err := cmd.Run(); err != nil {

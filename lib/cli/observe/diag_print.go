@@ -32,7 +32,8 @@ func printDiag(w io.Writer, d *observe.Diagnosis) {
 		}
 		fmt.Fprintln(w)
 		for _, o := range a.Operations {
-			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 16), o.State, clean(o.Verdict(), 60))
+			// MCP tool names (mcp__SERVER__TOOL) are long: shown whole, not cut.
+			fmt.Fprintf(w, "    %s %-16s %-16s %s\n", o.ID, clean(o.Tool, 64), o.State, clean(o.Verdict(), 60))
 		}
 	}
 	var parts []string
@@ -40,6 +41,7 @@ func printDiag(w io.Writer, d *observe.Diagnosis) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, d.Operations.ByState[k]))
 	}
 	fmt.Fprintf(w, "operations: %d (%s)\n", d.Operations.Total, dash(strings.Join(parts, ", ")))
+	printSandbox(w, d.Sandbox)
 	fmt.Fprintf(w, "failures: %d\n", len(d.Failures))
 	for _, f := range d.Failures {
 		fmt.Fprintf(w, "  %s\n", clean(f.String(), 200))
@@ -90,4 +92,21 @@ func tokenStr(p *int64) string {
 		return "unknown"
 	}
 	return fmt.Sprint(*p)
+}
+
+// printSandbox says how the task's commands were confined, and names
+// every protected path a command changed.
+func printSandbox(w io.Writer, sb observe.CommandSandbox) {
+	var modes []string
+	for _, m := range sortedKeys(sb.Modes) {
+		modes = append(modes, fmt.Sprintf("%s %d", m, sb.Modes[m]))
+	}
+	fmt.Fprintf(w, "sandbox: %d command(s) (%s)", sb.Commands, dash(strings.Join(modes, ", ")))
+	if sb.ABI > 0 {
+		fmt.Fprintf(w, ", Landlock ABI %d, network %s, protected paths %s", sb.ABI, clean(sb.Network, 10), clean(sb.Protected, 20))
+	}
+	fmt.Fprintln(w)
+	for _, c := range sb.ProtectedChanged {
+		fmt.Fprintf(w, "  protected path changed: %s\n", clean(string(c), 200))
+	}
 }

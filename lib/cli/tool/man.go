@@ -52,13 +52,74 @@ out are refused (outside_root). Symlinks that stay inside are followed. Devices,
 FIFOs and sockets are refused (special_file); writes to files with more than one
 link are refused (hard_link_refused). .git, .fluzo, .fluzodrive and the user's
 auth file are refused (protected_path) by file identity, so symlinks, hard links
-and "a/../.git" spellings are caught. Without openat2 every file tool fails with
-confinement_unavailable. ls, glob and grep list what "git ls-files -co
---exclude-standard" lists (or honour .gitignore files outside a repository) and
-never show secret-bearing files such as .env, *.pem or id_* keys.
+and "a/../.git" spellings are caught; a read of a file with more than one link
+is refused (protected_path) when it is another name of any file beneath .git or
+.fluzodrive (or when those trees are too large to check). Without openat2 every
+file tool fails with confinement_unavailable. ls, glob and grep list what "git
+ls-files -co --exclude-standard" lists (or honour .gitignore files outside a
+repository), each name verified to exist beneath the root through directory
+handles opened without following any symlink, so a directory swapped for a
+symlink mid-listing cannot bring in names from outside; they never show
+secret-bearing files such as .env, *.pem or id_* keys.
 
-The jail covers the file tools only: exec and shell run unsandboxed programs
-as the same user, in the root by default.`},
+The openat2 jail covers the file tools; exec and shell children are confined
+by the sandbox (next section).`},
+		{Title: "Sandbox", Body: `With --sandbox landlock (the default; tools.sandbox.mode in .fluzo) every exec
+and shell child is confined with Landlock by fluzo-tool itself, so a remote
+backend enforces it too. The child is started through a hidden launcher
+(fluzo-tool sandbox-exec) that sets no_new_privs, restricts itself and then
+execs the command. The child may:
+
+  write beneath the workspace root, its private TMPDIR (a fresh directory per
+  server, removed when it ends) and the build caches: GOCACHE, GOMODCACHE (or
+  GOPATH/pkg/mod), XDG_CACHE_HOME (or ~/.cache), CARGO_TARGET_DIR and cargo's
+  registry and git checkouts — plus every --sandbox-write PATH;
+  read and execute the system (/usr, /bin, /lib*, /etc, /opt, /proc, /sys),
+  every absolute PATH entry, the Go root of the go on PATH, RUSTUP_HOME,
+  CARGO_HOME/bin and every --sandbox-read PATH;
+  read ~/.gitconfig, git's config, ignore and attributes files, cargo's
+  config.toml and rustup's settings.toml;
+  use /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom and /dev/tty.
+
+Everything else is refused with EACCES: the rest of the home directory (so
+~/.ssh, ~/.netrc, ~/.config/gh, cargo's credentials.toml and Fluzo's auth.toml
+are unreadable), writes anywhere else, TCP connect and bind (Landlock ABI 4 or
+newer; --sandbox-network allow lifts it), signals to processes outside the
+sandbox and, with the network denied, abstract unix sockets (ABI 6 or newer).
+A PATH entry that is the home directory, one of its ancestors or "/" is never
+granted.
+
+.git, .fluzo and .fluzodrive: Landlock cannot refuse a path beneath a granted
+directory, so the launcher first binds each one read-only over itself in a
+private mount namespace ("protected":"read_only_mount"; Landlock then forbids
+the child to change mounts). fluzo-tool with CAP_SYS_ADMIN creates it
+directly; any other user's children start in their own user namespace that
+maps only that user's uid and gid (the launcher holds CAP_SYS_ADMIN there
+just long enough to bind, then drops it). Where user namespaces are refused
+(a kernel or security-module restriction, found by a probe on the first
+command) they stay writable by the child ("protected":"checked_after").
+A protected name that does not exist yet (a repository without .fluzo) has
+nothing to bind, so the child can create it; the check below reports it. Either way, after every command fluzo-tool
+compares the identity and content of .git/config, HEAD, hooks/ and info/,
+.fluzo and the identity of .fluzodrive with their state before it and lists
+each change in the result's protected_changed; baseline and diff do the same
+across a task.
+
+Every exec and shell result carries "sandbox": the mode, the Landlock ABI,
+the network setting, how protected paths were kept and what is refused.
+Where the kernel has no Landlock, exec and shell fail with
+sandbox_unavailable (exit 1) and nothing runs; file tools still work.
+--sandbox off runs children unconfined and the result says so.
+
+Not covered: UDP (DNS included) and connections to named unix sockets; reads
+of /proc (other processes' details, as the same user allows); processes
+outside Fluzo running as the same user, which can still read and write all
+the user's files; and git metadata outside the root (a worktree's .git file
+points there, and the child cannot read it).
+
+FLUZO_TEST_LANDLOCK_ABI=0 is a test seam: it makes fluzo-tool behave as on a
+kernel without Landlock (every command refused with sandbox_unavailable).
+Other values are ignored, so it can never make the sandbox weaker.`},
 		{Title: "Processes", Body: `exec runs argv[0] found on the child's PATH (absolute entries only) without a
 shell; a failed spawn is reported (executable_not_found, spawn_failed) and never
 retried through /bin/sh. shell runs /bin/sh -c. Each child starts a new session
@@ -70,15 +131,20 @@ When the leader exits, remaining members of its group, its session and its
 descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
 subreaper, so grandchildren that double-fork into a new session are adopted
 and stopped too. The result reports exit_code or signal, duration_ms,
-timed_out, cancelled, killed, truncation flags and any process whose end could
-not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
+timed_out, cancelled, killed, truncation flags, the processes that outlived the
+leader and were stopped (ended: pid and command) and any process whose end
+could not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the
 caller caps it by its remaining budget) sends SIGTERM, then SIGKILL after the
 grace period.`},
 		{Title: "Environment", Body: `Children get PATH (absolute entries only), HOME, USER, LOGNAME, LANG, LANGUAGE,
-TZ, TMPDIR and LC_* from fluzo-tool's environment, TERM=dumb, the values of
+TZ and LC_* from fluzo-tool's environment, TERM=dumb, TMPDIR set to the
+server's private temporary directory, the values of
 --env, the variables named by --inherit-env, and the request's env. Credentials
-(*_API_KEY, *_TOKEN, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK ...) are never inherited;
-BASH_ENV, ENV and LD_* are refused even when set explicitly.
+(*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_*, SSH_AUTH_SOCK,
+FLUZO_* ...) are never inherited; BASH_ENV, ENV and LD_* are refused even when
+set explicitly. fluzo-agent starts fluzo-tool itself without provider and
+credential variables, and fluzo-tool marks itself non-dumpable, so a command
+reading /proc/$PPID/environ finds no key.
 
 Children also get, when set, the variables toolchains use to find themselves
 and their caches, so that a toolchain installed outside HOME (as official Rust

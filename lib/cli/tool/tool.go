@@ -17,6 +17,7 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
 	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 	"github.com/urfave/cli/v3"
 )
 
@@ -33,6 +34,10 @@ func serverFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "env", Usage: "add NAME=VALUE, a non-secret value, to every child's environment (repeatable)"},
 		&cli.StringSliceFlag{Name: "inherit-env", Usage: "pass the parent's variable NAME to children (repeatable; secret-looking names are refused)"},
 		&cli.StringFlag{Name: "auth-file", Usage: "credential file to protect (default ${XDG_CONFIG_HOME:-~/.config}/fluzo/auth.toml)"},
+		&cli.StringFlag{Name: "sandbox", Value: sandbox.ModeLandlock, Usage: "confinement of exec and shell children: landlock (refused with sandbox_unavailable where the kernel has none) or off (unconfined)"},
+		&cli.StringFlag{Name: "sandbox-network", Value: sandbox.NetworkDeny, Usage: "TCP for sandboxed children: deny or allow"},
+		&cli.StringSliceFlag{Name: "sandbox-write", Usage: "absolute PATH sandboxed children may also write beneath (repeatable)"},
+		&cli.StringSliceFlag{Name: "sandbox-read", Usage: "absolute PATH sandboxed children may also read and execute beneath (repeatable)"},
 	}
 }
 
@@ -45,6 +50,12 @@ func options(c *cli.Command) (tools.Options, error) {
 		}
 		set[k] = v
 	}
+	if m := c.String("sandbox"); m != sandbox.ModeLandlock && m != sandbox.ModeOff {
+		return tools.Options{}, runner.Usage(c, "--sandbox must be landlock or off, got %q", m)
+	}
+	if n := c.String("sandbox-network"); n != sandbox.NetworkDeny && n != sandbox.NetworkAllow {
+		return tools.Options{}, runner.Usage(c, "--sandbox-network must be deny or allow, got %q", n)
+	}
 	if c.Int("max-inflight-bytes") <= 0 {
 		return tools.Options{}, runner.Usage(c, "--max-inflight-bytes must be positive, got %d", c.Int("max-inflight-bytes"))
 	}
@@ -52,6 +63,8 @@ func options(c *cli.Command) (tools.Options, error) {
 		Root: c.String("root"), AuthFile: c.String("auth-file"), Grace: c.Duration("grace"),
 		CaptureLimit: int(c.Int("capture-limit")), MaxInFlight: int64(c.Int("max-inflight-bytes")), Env: proc.EnvPolicy{Set: set, Inherit: c.StringSlice("inherit-env")},
 		Subreaper: true,
+		Sandbox: sandbox.Settings{Mode: c.String("sandbox"), Network: c.String("sandbox-network"),
+			Writable: c.StringSlice("sandbox-write"), Readable: c.StringSlice("sandbox-read")},
 	}, nil
 }
 
@@ -65,15 +78,17 @@ func Command() *cli.Command {
 confinement itself, whoever calls it. File tools resolve paths beneath the root
 with openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS); .git, .fluzo, .fluzodrive
 and the user's auth file are protected; special files and hard-linked writes are
-refused. Process tools run children in their own session with stdin closed, an
-explicit environment and bounded output. Git tools run no repository-configured
+refused. Process tools run children under a Landlock sandbox (writes only in
+the workspace minus .git, .fluzo and .fluzodrive, a private TMPDIR and the
+build caches; no home directory; no TCP) in their own session with stdin
+closed, an explicit environment and bounded output. Git tools run no repository-configured
 helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
-		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand()},
+		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand(), sandboxExecCommand()},
 	}
 }
 
 // Main runs fluzo-tool.
-func Main() int { return runner.Main(Command()) }
+func Main() int { return runner.MainUndumpable(Command()) }
 
 func serveCommand() *cli.Command {
 	return &cli.Command{
@@ -86,7 +101,16 @@ concurrently; replies may arrive out of order and carry "re". Control records
 {"v":1,"id":"c1","control":"cancel","target":"r1"} and "control":"kill" stop a
 running process request. On EOF, requests in flight get one grace period to
 finish; then the server stops the process groups it owns (SIGTERM, grace,
-SIGKILL), writes every outstanding result, and exits 0.`,
+SIGKILL), writes every outstanding result, and exits 0 — at once, with no
+grace, when its parent (the owner holding the workspace lock) is gone.
+
+No child outlives the server: each dies with it (parent-death signal, even
+when fluzo-tool is SIGKILLed), and serve is a child subreaper, so a daemon
+that a command double-forks into a session of its own is reparented to it
+and ended with the request, or at the latest before serve exits. Every child
+serve starts runs with no_new_privs, which all its descendants inherit: no
+setuid program gains privileges, and an owner can recognise the tree's
+orphans.`,
 		Flags: serverFlags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			s, err := newServer(c)
@@ -176,6 +200,25 @@ parameters}} object per tool, ready to send as the "tools" of a chat request.`,
 			}
 			_, err = c.Root().Writer.Write(out)
 			return err
+		},
+	}
+}
+
+// sandboxExecCommand is the launcher exec and shell start their children
+// through: it confines itself with the plan fluzo-tool computed and then
+// becomes the command. Hidden: only fluzo-tool calls it.
+func sandboxExecCommand() *cli.Command {
+	return &cli.Command{
+		Name:            sandbox.LauncherCommand,
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Usage:           "internal: confine this process with a sandbox plan and exec PROGRAM",
+		ArgsUsage:       "PLAN PROGRAM [ARG...]",
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() < 2 {
+				return runner.Usage(c, "sandbox-exec needs a PLAN and a PROGRAM")
+			}
+			return sandbox.Launch(c.Args().First(), c.Args().Slice()[1:])
 		},
 	}
 }

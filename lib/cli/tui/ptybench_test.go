@@ -148,6 +148,11 @@ func workspace(b *testing.B) string {
 	if err := demo.PrepareWorkspace(context.Background(), dir, map[string]string{".fluzo": demo.Config(srv.BaseURL())}); err != nil {
 		b.Fatal(err)
 	}
+	// Consent in a state directory of the benchmark's own, never the user's.
+	b.Setenv("XDG_STATE_HOME", b.TempDir())
+	if out, err := exec.Command("fluzo-admit", "-C", dir, "consent", "grant", "--yes").CombinedOutput(); err != nil {
+		b.Fatalf("fluzo-admit consent grant (run through scripts/bench tui): %v\n%s", err, out)
+	}
 	return dir
 }
 

@@ -32,7 +32,10 @@ func Command() *cli.Command {
 (found beside fluzo-tui or on PATH) as its child and speaks the JSONL port:
 tasks typed in the composer start there, approvals are answered from cards in
 the conversation, and Ctrl+C cancels a running task. fluzo with no arguments
-runs fluzo-tui.
+runs fluzo-tui. serve passes the same consent check as every owner: for a
+configuration the user has not consented to (fluzo-admit consent) it starts
+nothing and contacts nothing, and the UI shows its error with the command to
+run.
 
 Approval cards preselect nothing: only a (approve once), t (approve for this
 task) or d (deny), typed with the conversation focused on the card (Tab) and

@@ -14,6 +14,7 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/confine"
 	"github.com/josecorral/fluzo/lib/tools/gitx"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // Fingerprint values that are not content hashes.
@@ -41,6 +42,10 @@ type Snapshot struct {
 	Root    string  `json:"root"`
 	Head    string  `json:"head"`
 	Entries []Entry `json:"entries"`
+	// Protected is the identity and content of .git's config, hooks and
+	// info/, .fluzo and .fluzodrive: git status does not see them, so
+	// they are compared separately.
+	Protected sandbox.ProtectedState `json:"protected,omitempty"`
 }
 
 // Capture records the current changes of the git work tree at root. Files
@@ -53,7 +58,8 @@ func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapsh
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
 	}
 	head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
-	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{}}
+	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{},
+		Protected: sandbox.CaptureProtected(root.Dir())}
 	for _, rec := range strings.Split(string(status), "\x00") {
 		if len(rec) < 4 {
 			continue
@@ -120,6 +126,10 @@ type Summary struct {
 	HeadChanged bool     `json:"head_changed"`
 	PreExisting []string `json:"pre_existing"`
 	Changed     []Change `json:"changed"`
+	// ProtectedChanged lists protected paths changed since the baseline
+	// (a command or another program did it; file tools cannot). Only a
+	// baseline that recorded them is compared.
+	ProtectedChanged []sandbox.ProtectedChange `json:"protected_changed,omitempty"`
 }
 
 // Compare diffs two snapshots. touched lists the paths the task's own file
@@ -132,6 +142,9 @@ func Compare(before, after *Snapshot, touched []string) *Summary {
 	mine := map[string]bool{}
 	for _, t := range touched {
 		mine[t] = true
+	}
+	if before.Protected != nil && after.Protected != nil {
+		s.ProtectedChanged = sandbox.CompareProtected(before.Protected, after.Protected)
 	}
 	b, a := index(before), index(after)
 	paths := map[string]bool{}

@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -157,4 +158,32 @@ func TestWithoutOpenat2EverythingFailsClosed(t *testing.T) {
 func TestRootThatIsNotADirectory(t *testing.T) {
 	_, err := Open(filepath.Join(t.TempDir(), "missing"), "")
 	wantCode(t, err, "not_found", "open a missing root")
+}
+
+// A hard link to a protected file is another name of it: reads refuse it
+// (the path, its real path and its parent are all unprotected), while a
+// hard link between ordinary files stays readable.
+func TestHardLinksToProtectedFilesAreNotRead(t *testing.T) {
+	f := newFixture(t)
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n", ".git/refs/heads/main": "0123\n",
+		".fluzodrive/state.sqlite3": "SQLite format 3\x00",
+	}
+	for p, c := range files {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(f.ws, p)), 0o755))
+		must(t, os.WriteFile(filepath.Join(f.ws, p), []byte(c), 0o644))
+	}
+	for i, p := range []string{".git/config", ".git/HEAD", ".git/refs/heads/main", ".fluzodrive/state", ".fluzodrive/state.sqlite3", ".fluzo"} {
+		link := filepath.Join(f.ws, "sub", "link"+strconv.Itoa(i))
+		must(t, os.Link(filepath.Join(f.ws, p), link))
+		rel := "sub/link" + strconv.Itoa(i)
+		_, err := f.read(rel)
+		wantCode(t, err, CodeProtectedPath, "read a hard link to "+p)
+		_, _, err = f.root.OpenNoFollow(rel)
+		wantCode(t, err, CodeProtectedPath, "no-follow read of a hard link to "+p)
+	}
+	must(t, os.Link(filepath.Join(f.ws, "file.txt"), filepath.Join(f.ws, "sub", "copy.txt")))
+	if got, err := f.read("sub/copy.txt"); err != nil || got != "hello\n" {
+		t.Fatalf("an ordinary hard link: %q, %v", got, err)
+	}
 }

@@ -123,6 +123,9 @@ func (r *Root) check(fd int, display string) (*Node, error) {
 	if what, ok := ids[n.ID()]; ok {
 		return nil, protected(display, what)
 	}
+	if err := r.checkHardLink(n, display); err != nil {
+		return nil, err
+	}
 	real, err := procPath(fd)
 	if err != nil {
 		return nil, unavailable(err)

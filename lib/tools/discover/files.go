@@ -49,7 +49,9 @@ func Temps(ctx context.Context, root *confine.Root, env []string) []string {
 
 func listed(ctx context.Context, root *confine.Root, env []string) ([]string, bool) {
 	if list, ok := gitFiles(ctx, root.Dir(), env); ok {
-		return list, true
+		// git walks by path and follows a directory swapped for a symlink
+		// mid-walk: only names that exist beneath the root are kept.
+		return root.Present(list), true
 	}
 	return walk(root)
 }

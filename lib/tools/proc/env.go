@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/envname"
 )
 
 // Baseline lists the variables a child inherits from fluzo-tool's own
@@ -43,30 +44,13 @@ var Toolchain = []string{
 }
 
 // forbidden names can inject code into a child (loader preloads, shell
-// startup files) and are refused even when set explicitly.
-func forbidden(name string) bool {
-	switch name {
-	case "BASH_ENV", "ENV", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "PS4", "IFS":
-		return true
-	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "DYLD_")
-}
+// startup files) and are refused even when set explicitly (the rule is
+// lib/envname's, shared with configuration validation).
+func forbidden(name string) bool { return envname.Injecting(name) }
 
-// Secret reports whether a variable name looks credential-bearing; such
-// names are never inherited, even when listed.
-func Secret(name string) bool {
-	u := strings.ToUpper(name)
-	for _, s := range []string{"_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_CREDENTIALS", "_PRIVATE_KEY", "_ACCESS_KEY", "_SESSION_KEY"} {
-		if strings.HasSuffix(u, s) {
-			return true
-		}
-	}
-	switch u {
-	case "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "NETRC", "AWS_SECRET_ACCESS_KEY":
-		return true
-	}
-	return strings.HasPrefix(u, "OTEL_EXPORTER_OTLP_") || strings.HasPrefix(u, "FLUZO_") || strings.Contains(u, "PASSWORD")
-}
+// Secret reports whether a variable name looks credential-bearing or is
+// Fluzo's own; such names are never inherited, even when listed.
+func Secret(name string) bool { return envname.Uninheritable(name) && !envname.Injecting(name) }
 
 // EnvPolicy is the configured part of every child's environment.
 type EnvPolicy struct {

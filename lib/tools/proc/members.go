@@ -44,20 +44,7 @@ func readStat(pid int) (procInfo, bool) {
 // it only while this child is the server's sole process. Zombies are dead
 // and not listed; adopted ones are reaped.
 func members(leader int, adopt bool) []procInfo {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	all := map[int]procInfo{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if info, ok := readStat(pid); ok {
-			all[pid] = info
-		}
-	}
+	all := snapshot()
 	roots := []int{leader}
 	if adopt {
 		self := os.Getpid()

@@ -26,6 +26,9 @@ type Spec struct {
 	// process as the child's descendants; set it only when the child is
 	// the only process the caller runs, and after EnableSubreaper.
 	AdoptOrphans bool
+	// Prepare, when set, adjusts the child's SysProcAttr before the
+	// spawn (the command sandbox adds namespaces there).
+	Prepare func(*syscall.SysProcAttr)
 }
 
 // EnableSubreaper makes the calling process the reaper of orphaned
@@ -44,19 +47,23 @@ type Survivor struct {
 
 // Outcome is the honest report of a finished child.
 type Outcome struct {
-	ExitCode        *int       `json:"exit_code"`
-	Signal          string     `json:"signal,omitempty"`
-	DurationMS      int64      `json:"duration_ms"`
-	Stdout          string     `json:"stdout"`
-	Stderr          string     `json:"stderr"`
-	StdoutBytes     int64      `json:"stdout_bytes"`
-	StderrBytes     int64      `json:"stderr_bytes"`
-	StdoutTruncated bool       `json:"stdout_truncated"`
-	StderrTruncated bool       `json:"stderr_truncated"`
-	TimedOut        bool       `json:"timed_out"`
-	Cancelled       bool       `json:"cancelled"`
-	Killed          bool       `json:"killed"`
-	Unconfirmed     []Survivor `json:"unconfirmed,omitempty"`
+	ExitCode        *int   `json:"exit_code"`
+	Signal          string `json:"signal,omitempty"`
+	DurationMS      int64  `json:"duration_ms"`
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	StdoutBytes     int64  `json:"stdout_bytes"`
+	StderrBytes     int64  `json:"stderr_bytes"`
+	StdoutTruncated bool   `json:"stdout_truncated"`
+	StderrTruncated bool   `json:"stderr_truncated"`
+	TimedOut        bool   `json:"timed_out"`
+	Cancelled       bool   `json:"cancelled"`
+	Killed          bool   `json:"killed"`
+	// Ended lists the processes that outlived the leader (background
+	// jobs, daemons, reparented orphans) and were stopped when it ended:
+	// nothing a command starts keeps running after its result.
+	Ended       []Survivor `json:"ended,omitempty"`
+	Unconfirmed []Survivor `json:"unconfirmed,omitempty"`
 }
 
 // Process is a running child in its own session and process group.
@@ -85,10 +92,17 @@ func Start(spec Spec) (*Process, error) {
 	}
 	p := &Process{spec: spec, stdout: newCapture(spec.CaptureLimit), stderr: newCapture(spec.CaptureLimit), exited: make(chan struct{})}
 	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, Stdout: p.stdout, Stderr: p.stderr}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// Pdeathsig: if fluzo-tool dies (even by SIGKILL) the kernel kills
+	// the leader, so no child outlives the server that answers for it.
+	// The signal is tied to the forking thread; the Go runtime does not
+	// end idle threads, and forkMarked unlocks the one it locks.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if spec.Prepare != nil {
+		spec.Prepare(cmd.SysProcAttr)
+	}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	if err := forkMarked(cmd.Start); err != nil {
 		return nil, core.Wrap(err, "spawn_failed", "cannot start "+spec.Argv[0]+": "+spawnReason(err)).
 			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
 	}
@@ -153,10 +167,28 @@ func (p *Process) Members() []Survivor {
 	return out
 }
 
+// signal delivers sig to the group and every member at one instant: all
+// are frozen first, then signalled, then (unless killed) continued.
+// Signalled one by one, a daemon whose "sleep 5" died first would run its
+// next command — "echo late >file" — before its own signal arrived.
 func (p *Process) signal(sig unix.Signal) {
+	unix.Kill(-p.pid, unix.SIGSTOP)
+	frozen := freeze(func() []int {
+		var pids []int
+		for _, m := range members(p.pid, p.spec.AdoptOrphans) {
+			pids = append(pids, m.pid)
+		}
+		return pids
+	})
 	unix.Kill(-p.pid, sig)
-	for _, m := range members(p.pid, p.spec.AdoptOrphans) {
-		unix.Kill(m.pid, sig)
+	for _, pid := range frozen {
+		unix.Kill(pid, sig)
+	}
+	if sig != unix.SIGKILL {
+		unix.Kill(-p.pid, unix.SIGCONT)
+		for _, pid := range frozen {
+			unix.Kill(pid, unix.SIGCONT)
+		}
 	}
 }
 
@@ -197,9 +229,11 @@ func (p *Process) Wait() Outcome {
 			<-p.exited
 		}
 	}
-	unconfirmed := p.sweep()
+	ended, unconfirmed := p.sweep()
 	err := p.cmd.Wait()
-	return p.outcome(err, unconfirmed)
+	o := p.outcome(err, unconfirmed)
+	o.Ended = ended
+	return o
 }
 
 func (p *Process) waitExit(d time.Duration) bool {
@@ -212,24 +246,46 @@ func (p *Process) waitExit(d time.Duration) bool {
 }
 
 // sweep ends group members that outlived the leader (background jobs,
-// daemons that kept the group) and returns those it could not confirm.
-func (p *Process) sweep() []Survivor {
-	if len(p.Members()) == 0 {
-		return nil
+// daemons that kept the group or, adopted, left it) and returns those it
+// ended and those it could not confirm.
+func (p *Process) sweep() (ended, unconfirmed []Survivor) {
+	seen := map[int]Survivor{}
+	var order []int
+	note := func() int {
+		left := p.Members()
+		for _, m := range left {
+			if _, ok := seen[m.PID]; !ok {
+				seen[m.PID] = m
+				order = append(order, m.PID)
+			}
+		}
+		return len(left)
+	}
+	if note() == 0 {
+		return nil, nil
 	}
 	p.signal(unix.SIGTERM)
 	deadline := time.Now().Add(p.spec.Grace)
-	for time.Now().Before(deadline) && len(p.Members()) > 0 {
+	for time.Now().Before(deadline) && note() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if len(p.Members()) == 0 {
-		return nil
+	if note() > 0 {
+		p.signal(unix.SIGKILL)
+		for i := 0; i < 25 && note() > 0; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
-	p.signal(unix.SIGKILL)
-	for i := 0; i < 25 && len(p.Members()) > 0; i++ {
-		time.Sleep(20 * time.Millisecond)
+	unconfirmed = p.Members()
+	alive := map[int]bool{}
+	for _, m := range unconfirmed {
+		alive[m.PID] = true
 	}
-	return p.Members()
+	for _, pid := range order {
+		if !alive[pid] {
+			ended = append(ended, seen[pid])
+		}
+	}
+	return ended, unconfirmed
 }
 
 func (p *Process) outcome(waitErr error, unconfirmed []Survivor) Outcome {

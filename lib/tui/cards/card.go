@@ -79,6 +79,8 @@ func build(op Op) card {
 		err = processCard(&c, op)
 	case kindGit:
 		err = gitCard(&c, op)
+	case kindMCP:
+		err = mcpCard(&c, op)
 	default:
 		err = genericCard(&c, op)
 	}
@@ -114,7 +116,11 @@ func baseCard(op Op) card {
 	}
 	if out, ok := decodeOutcome(op); ok {
 		if out.Error != nil {
-			c.status, c.label = stFailed, "failed"
+			// An unknown outcome's error says why it is unknown; the card
+			// must not turn it into a failure.
+			if c.status != stUnknown {
+				c.status, c.label = stFailed, "failed"
+			}
 			c.notices = append(c.notices, errorRow(errorText(out.Error)))
 			if out.Error.Hint != "" {
 				c.notices = append(c.notices, mutedRow("hint: "+safeLine(out.Error.Hint)))

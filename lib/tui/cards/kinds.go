@@ -13,10 +13,12 @@ const (
 	kindWrite
 	kindProcess
 	kindGit
+	kindMCP
 )
 
 // kindOf maps fluzo-tool's tool names onto card renderers; git_* tools
-// share one. Anything else is generic.
+// share one, and so do MCP servers' mcp__SERVER__TOOL. Anything else is
+// generic.
 func kindOf(tool string) kind {
 	switch tool {
 	case "view":
@@ -34,6 +36,9 @@ func kindOf(tool string) kind {
 	}
 	if strings.HasPrefix(tool, "git_") {
 		return kindGit
+	}
+	if strings.HasPrefix(tool, "mcp__") {
+		return kindMCP
 	}
 	return kindGeneric
 }

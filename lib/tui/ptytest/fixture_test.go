@@ -34,7 +34,7 @@ func runWithBinaries(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	root := repoRoot()
-	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/fluzo-tui", "./cmd/fluzo-agent", "./cmd/fluzo-tool", "./cmd/fluzo-sim")
+	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/fluzo-tui", "./cmd/fluzo-agent", "./cmd/fluzo-tool", "./cmd/fluzo-sim", "./cmd/fluzo-admit")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("go build: %v\n%s", err, out)
@@ -129,6 +129,13 @@ func workspace(t testing.TB, s *simulator, extra string) (ws string, env []strin
 	}
 	if err := os.WriteFile(filepath.Join(ws, ".git", "info", "exclude"), []byte("/.fluzodrive/\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// The user consented to this configuration (the serve the UI starts
+	// refuses an unconsented one).
+	grant := exec.Command(filepath.Join(bin, "fluzo-admit"), "-C", ws, "consent", "grant", "--yes")
+	grant.Env = env
+	if out, err := grant.CombinedOutput(); err != nil {
+		t.Fatalf("consent grant: %v\n%s", err, out)
 	}
 	return ws, env
 }

@@ -1,0 +1,67 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
+)
+
+// sandboxFlags pass the [tools.sandbox] settings to the fluzo-tool child,
+// which enforces them on every command it runs.
+func sandboxFlags(c *config.Config) []string {
+	flags := []string{"--sandbox", c.String("tools.sandbox.mode"), "--sandbox-network", c.String("tools.sandbox.network")}
+	for _, p := range c.Strings("tools.sandbox.writable") {
+		flags = append(flags, "--sandbox-write", p)
+	}
+	for _, p := range c.Strings("tools.sandbox.readable") {
+		flags = append(flags, "--sandbox-read", p)
+	}
+	return flags
+}
+
+// commandConfinement is what a command's result says about its sandbox:
+// how it was confined and which protected paths changed while it ran.
+// Both go into the command.result event, so a refusal ("Permission
+// denied" in the output) is explained next to it and a protected change
+// is never summarised as nothing.
+func commandConfinement(out toolOutcome) map[string]any {
+	var r struct {
+		Sandbox          json.RawMessage `json:"sandbox"`
+		ProtectedChanged json.RawMessage `json:"protected_changed"`
+	}
+	if !out.OK || json.Unmarshal(out.Result, &r) != nil {
+		return nil
+	}
+	extra := map[string]any{}
+	if len(r.Sandbox) > 0 {
+		extra["sandbox"] = r.Sandbox
+	}
+	if len(r.ProtectedChanged) > 0 {
+		extra["protected_changed"] = r.ProtectedChanged
+	}
+	return extra
+}
+
+// withConfinement adds the confinement fields to a command.result event.
+func withConfinement(data map[string]any, out toolOutcome) map[string]any {
+	for k, v := range commandConfinement(out) {
+		data[k] = v
+	}
+	return data
+}
+
+// sandboxUnavailable reports a command refused because it could not be
+// sandboxed.
+func sandboxUnavailable(out toolOutcome) bool {
+	return out.Error != nil && out.Error.Code == sandbox.CodeUnavailable
+}
+
+// effectiveSandbox is what the configured sandbox resolves to on this
+// machine (the kernel's Landlock ABI, or that there is none), recorded
+// with the configuration snapshot of each attempt.
+func effectiveSandbox(c *config.Config) []byte {
+	b, _ := json.Marshal(sandbox.Resolve(sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
+		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}))
+	return b
+}

@@ -1,0 +1,114 @@
+package mcp
+
+import (
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/proc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
+)
+
+// maxStderrBytes bounds what is kept of a server's stderr (for the
+// failure event of a server that dies).
+const maxStderrBytes = 4 << 10
+
+// stdioChild is a stdio server process run under the contract of every
+// child Fluzo starts: its own session and process group, no controlling
+// terminal, an explicit environment (lib/tools/proc's baseline, no
+// provider or telemetry secrets unless referenced), the parent's death
+// kills it, and closing it ends the whole group.
+type stdioChild struct {
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+}
+
+// newStdioChild resolves the server's program and environment; nothing
+// runs until the transport connects.
+func newStdioChild(root string, s config.MCPServer, environ []string, getenv func(string) string) (*stdioChild, error) {
+	env, err := childEnv(s, environ, getenv)
+	if err != nil {
+		return nil, err
+	}
+	bin, err := proc.LookPath(s.Command[0], env)
+	if err != nil {
+		return nil, core.Errorf(core.CodeConfigurationRequired, "MCP server %q: cannot find %s on PATH", s.Name, s.Command[0]).
+			With("key", "mcp.servers."+s.Name+".command").WithHint("install it, or give its absolute path in command")
+	}
+	cmd := &exec.Cmd{Path: bin, Args: append([]string{bin}, s.Command[1:]...), Env: env, Dir: filepath.Join(root, s.Cwd)}
+	// Setsid: own session and group, no controlling terminal. Pdeathsig:
+	// an owner that dies (even by SIGKILL) takes its servers with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = 2 * time.Second
+	c := &stdioChild{cmd: cmd, stderr: &tailBuffer{max: maxStderrBytes}}
+	cmd.Stderr = c.stderr
+	return c, nil
+}
+
+// childEnv is the server's environment: the shared child baseline, the
+// configured names and literals, and secrets resolved from the
+// variables the configuration names (never stored anywhere).
+func childEnv(s config.MCPServer, environ []string, getenv func(string) string) ([]string, error) {
+	pol := proc.EnvPolicy{Set: s.Env, Inherit: s.InheritEnv}
+	if err := pol.Validate(); err != nil {
+		return nil, core.AsError(err).With("key", "mcp.servers."+s.Name+".inherit_env")
+	}
+	secrets := map[string]string{}
+	for name, ref := range s.SecretEnv {
+		v := getenv(ref)
+		if v == "" {
+			return nil, core.Errorf(core.CodeConfigurationRequired, "MCP server %q needs the environment variable %s (for %s), which is empty", s.Name, ref, name).
+				With("key", "mcp.servers."+s.Name+".secret_env").WithHint("export %s before running Fluzo", ref)
+		}
+		secrets[name] = v
+	}
+	return proc.Build(environ, pol, secrets)
+}
+
+func (c *stdioChild) transport() sdk.Transport {
+	return &sdk.CommandTransport{Command: c.cmd, TerminateDuration: 2 * time.Second}
+}
+
+// pid is the server's pid (also its group id), 0 before it started.
+func (c *stdioChild) pid() int {
+	if c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// killGroup ends whatever is left of the server's process group; the
+// SDK's close already ended (and reaped) the leader.
+func (c *stdioChild) killGroup() {
+	if pid := c.pid(); pid > 0 {
+		unix.Kill(-pid, unix.SIGKILL)
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte{}, t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

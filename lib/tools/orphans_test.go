@@ -1,0 +1,147 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/tools"
+)
+
+// startChildServer runs this test binary as "fluzo-tool serve" (see
+// TestMain): a real process with the binary's subreaper and markings.
+func startChildServer(t *testing.T, root string) *tools.Client {
+	t.Helper()
+	t.Setenv("FLUZO_TOOL_TEST_AS_BINARY", "1")
+	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "300ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// waitPIDFile waits (bounded) until a child wrote its pid there.
+func waitPIDFile(t *testing.T, path string) string {
+	t.Helper()
+	for i := 0; i < 2000; i++ {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			return strings.TrimSpace(string(b))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s was never written", path)
+	return ""
+}
+
+// alive reports whether pid runs (a zombie is dead).
+func alive(pid string) bool {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+// gone waits (bounded, generous for loaded machines) for pid to die; the
+// kernel delivers a parent-death signal at once, so only scheduling can
+// delay it.
+func gone(t *testing.T, pid, what string) {
+	t.Helper()
+	for i := 0; i < 1000 && alive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Fatalf("%s (pid %s) outlived fluzo-tool", what, pid)
+	}
+}
+
+// A fluzo-tool that dies, even by SIGKILL with no chance to clean up,
+// takes the command it was running with it (parent-death signal).
+func TestKilledServerTakesItsChildWithIt(t *testing.T) {
+	root := t.TempDir()
+	c := startChildServer(t, root)
+	args, _ := json.Marshal(map[string]any{"script": "echo $$ >leader.pid; while :; do date >tick; sleep 0.05; done"})
+	if _, err := c.Start("shell", args); err != nil {
+		t.Fatal(err)
+	}
+	leader := waitPIDFile(t, filepath.Join(root, "leader.pid"))
+	c.KillServer()
+	c.Close()
+	gone(t, leader, "the command's leader")
+}
+
+// Closing fluzo-tool's stdin while a command runs ends the daemon the
+// command double-forked into a session of its own: reparented to fluzo-tool (a
+// child subreaper), it is found and ended before fluzo-tool exits.
+func TestClosedServerEndsDaemonisedGrandchildren(t *testing.T) {
+	root := t.TempDir()
+	c := startChildServer(t, root)
+	// The subshell exits at once: the daemon is nobody's descendant but
+	// the subreaper's.
+	script := "(setsid sh -c 'echo $$ >daemon.pid; sleep 300' </dev/null >/dev/null 2>&1 &); sleep 300"
+	args, _ := json.Marshal(map[string]any{"script": script})
+	if _, err := c.Start("shell", args); err != nil {
+		t.Fatal(err)
+	}
+	daemon := waitPIDFile(t, filepath.Join(root, "daemon.pid"))
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if alive(daemon) {
+		t.Fatalf("the daemon (pid %s) outlived fluzo-tool", daemon)
+	}
+}
+
+// actAsOwner is this test binary as an owner process: it starts
+// "fluzo-tool serve" with a very long grace, has it run a command that
+// keeps writing into root, and waits to be killed.
+func actAsOwner(root string) int {
+	os.Setenv("FLUZO_TOOL_TEST_AS_BINARY", "1")
+	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "10m")
+	if err != nil {
+		return 1
+	}
+	args, _ := json.Marshal(map[string]any{"script": "echo $$ >leader.pid; while :; do date >tick; sleep 0.05; done"})
+	if _, err := c.Start("shell", args); err != nil {
+		return 1
+	}
+	select {}
+}
+
+// When the owner dies (SIGKILL: the kernel releases its workspace lock at
+// that moment), fluzo-tool sees its stdin end with its parent gone and
+// stops its commands at once instead of granting them the grace period,
+// during which they would write into a workspace nobody holds.
+func TestServerWhoseOwnerDiedStopsItsCommandsWithoutGrace(t *testing.T) {
+	root := t.TempDir()
+	owner := exec.Command(os.Args[0], "-test.run=^$")
+	owner.Env = append(os.Environ(), "FLUZO_TOOL_TEST_AS_OWNER="+root)
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	leader := waitPIDFile(t, filepath.Join(root, "leader.pid"))
+	owner.Process.Kill()
+	owner.Wait()
+	// The grace is ten minutes: only the no-grace path ends the command
+	// within this (generous) bound.
+	for i := 0; i < 6000 && alive(leader); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(leader) {
+		syscall.Kill(-mustAtoi(t, leader), syscall.SIGKILL)
+		t.Fatalf("the command (pid %s) kept running after its owner died", leader)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

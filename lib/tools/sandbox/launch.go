@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"golang.org/x/sys/unix"
+)
+
+// LauncherCommand is the hidden fluzo-tool subcommand that enforces a plan
+// on itself and execs the command: fluzo-tool sandbox-exec PLAN PROGRAM ARGS...
+const LauncherCommand = "sandbox-exec"
+
+// LauncherArgv returns the argv that runs argv under plan through the
+// launcher binary.
+func LauncherArgv(launcher string, plan *Plan, argv []string) ([]string, error) {
+	b, err := json.Marshal(plan)
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeInternal, "cannot encode the sandbox plan")
+	}
+	return append([]string{launcher, LauncherCommand, string(b)}, argv...), nil
+}
+
+// Launch is the launcher: it decodes the plan, confines the process and
+// replaces it with argv (argv[0] an absolute path). It returns only on
+// failure, before anything of the command ran.
+func Launch(planJSON string, argv []string) error {
+	var plan Plan
+	if err := json.Unmarshal([]byte(planJSON), &plan); err != nil {
+		return core.Wrap(err, core.CodeInvalidRequest, "the sandbox plan is not valid JSON").
+			WithHint("sandbox-exec is started by fluzo-tool itself; do not call it by hand")
+	}
+	if len(argv) == 0 {
+		return core.Errorf(core.CodeInvalidRequest, "sandbox-exec needs a program after the plan")
+	}
+	// Everything below acts on the calling thread (the mount namespace,
+	// no_new_privs' companion restriction and the Landlock domain are
+	// per-thread until exec), so it must all run on one thread, the one
+	// that execs.
+	runtime.LockOSThread()
+	if len(plan.ReadOnly) > 0 {
+		if err := bindReadOnly(plan.ReadOnly); err != nil {
+			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
+		}
+		if err := reenter(plan.Cwd); err != nil {
+			return Unavailable(err.Error())
+		}
+	}
+	// A launcher started in its own user namespace holds CAP_SYS_ADMIN
+	// there as an ambient capability; the command must not inherit it.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return Unavailable("cannot clear ambient capabilities: " + err.Error())
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return Unavailable("cannot set no_new_privs: " + err.Error())
+	}
+	if err := enforce(&plan); err != nil {
+		return Unavailable(err.Error())
+	}
+	err := syscall.Exec(argv[0], argv, os.Environ())
+	return core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
+		WithHint("check the program path and permissions")
+}
+
+// bindReadOnly gives the thread a private mount namespace in which each
+// existing path is bound read-only over itself. Landlock then forbids the
+// command to change mounts, so it cannot undo the binding.
+func bindReadOnly(paths []string) error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return &os.SyscallError{Syscall: "unshare(CLONE_NEWNS)", Err: err}
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return &os.SyscallError{Syscall: "mount(MS_PRIVATE)", Err: err}
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return &os.SyscallError{Syscall: "mount(MS_BIND) " + p, Err: err}
+		}
+		var sfs unix.Statfs_t
+		flags := uintptr(0)
+		if unix.Statfs(p, &sfs) == nil {
+			flags = lockedFlags(sfs.Flags)
+		}
+		if err := unix.Mount("", p, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|flags, ""); err != nil {
+			return &os.SyscallError{Syscall: "mount(MS_REMOUNT|MS_RDONLY) " + p, Err: err}
+		}
+	}
+	return nil
+}
+
+// lockedFlags keeps the flags of the mount a path is on: a remount that
+// drops nosuid, nodev or noexec is refused.
+func lockedFlags(st int64) uintptr {
+	var f uintptr
+	for from, to := range map[int64]uintptr{unix.ST_NOSUID: unix.MS_NOSUID, unix.ST_NODEV: unix.MS_NODEV, unix.ST_NOEXEC: unix.MS_NOEXEC,
+		unix.ST_NOATIME: unix.MS_NOATIME, unix.ST_NODIRATIME: unix.MS_NODIRATIME, unix.ST_RELATIME: unix.MS_RELATIME} {
+		if st&from != 0 {
+			f |= to
+		}
+	}
+	return f
+}
+
+// reenter changes to dir, which must be the directory the process is in
+// already (same device and inode): the working directory inherited across
+// a new mount namespace is the old namespace's, where the read-only binds
+// do not apply, so it is re-entered by path inside the new one.
+func reenter(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	var before, after unix.Stat_t
+	if err := unix.Stat(".", &before); err != nil {
+		return &os.SyscallError{Syscall: "stat .", Err: err}
+	}
+	if err := unix.Chdir(dir); err != nil {
+		return &os.SyscallError{Syscall: "chdir " + dir, Err: err}
+	}
+	if err := unix.Stat(".", &after); err != nil || after.Dev != before.Dev || after.Ino != before.Ino {
+		return fmt.Errorf("the working directory %s changed while the command started", dir)
+	}
+	return nil
+}
