@@ -2,6 +2,9 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -168,4 +171,43 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 		t.Errorf("command.result %d, dispatched %d, results %d", h.count(core.EvCommandResult), h.count(core.EvOperationDispatched), h.count(core.EvOperationResult))
 	}
 	t.Logf("per call: %v; session total %+v over %d turns", per, total, res.Turns)
+}
+
+// The bench probe (FLUZO_BENCH_TURNS) writes one line per turn whose
+// commit counts match the budget; its times are reported, never checked.
+func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "turns.jsonl")
+	t.Setenv("FLUZO_BENCH_TURNS", path)
+	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"probe","models":["sim"],"steps":[
+ {"id":"view","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"view","arguments":{"path":"a.txt"}},{"id":"c2","name":"view","arguments":{"path":"a.txt"}}]}},
+ {"id":"done","match":{"tool_result":{"tool":"view"}},"respond":{"text":"done"}}]}`)
+	if res := h.runner.Run(context.Background(), taskStart{Request: "look", NoVerify: true}); res.Status != "completed" {
+		t.Fatalf("result: %+v", res)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var turns []turnSample
+	for _, l := range lines[:len(lines)-1] {
+		var s turnSample
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, s)
+	}
+	want := []turnSample{{Turn: 1, Commits: 6, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 2}}
+	if len(turns) != len(want) {
+		t.Fatalf("turn lines: %s", b)
+	}
+	for i, s := range turns {
+		got := turnSample{Turn: s.Turn, Commits: s.Commits, Fsyncs: s.Fsyncs, ToolCalls: s.ToolCalls, ToolCommits: s.ToolCommits, ToolFsyncs: s.ToolFsyncs}
+		if got != want[i] || s.Allocs == 0 {
+			t.Errorf("turn %d: %+v, want the counts of %+v", i+1, s, want[i])
+		}
+	}
+	if !strings.Contains(lines[len(lines)-1], `"process":true`) {
+		t.Errorf("no process line: %s", lines[len(lines)-1])
+	}
 }
