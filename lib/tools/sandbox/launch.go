@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -55,6 +56,9 @@ func Launch(planJSON string, argv []string) error {
 	// there as an ambient capability; the command must not inherit it.
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return Unavailable("cannot clear ambient capabilities: " + err.Error())
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return Unavailable("cannot set no_new_privs: " + err.Error())
@@ -146,4 +150,56 @@ func dieWithParent(parent int) error {
 		return Unavailable("fluzo-tool exited before the command started")
 	}
 	return nil
+}
+
+// dropCapabilities empties the bounding set, so the command (and
+// anything it execs, root or not) holds no capability: a non-dumpable
+// fluzo-agent or fluzo-tool keeps its environment and memory from
+// same-user processes only against those without capabilities (root
+// without CAP_SYS_PTRACE still read it here; root without any did not).
+// A process that cannot drop them (no CAP_SETPCAP) is refused unless it
+// holds none, which is the unprivileged user's case.
+func dropCapabilities() error {
+	for c := 0; c < 64; c++ {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if errors.Is(err, unix.EINVAL) {
+			return nil // past the kernel's last capability
+		}
+		if err != nil {
+			// Without CAP_SETPCAP (a launcher in a user namespace that
+			// only holds what it was given ambiently) the bounding set
+			// stays, but a thread may always empty its own sets, and with
+			// no_new_privs the exec cannot regain anything.
+			clearOwnCapabilities()
+			if held, herr := holdsCapabilities(); herr == nil && !held {
+				return nil
+			}
+			return Unavailable("cannot drop the command's capabilities: " + err.Error())
+		}
+	}
+	return nil
+}
+
+// holdsCapabilities reports whether the calling thread's effective or
+// permitted set holds any capability.
+func holdsCapabilities() (bool, error) {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return false, err
+	}
+	for _, d := range data {
+		if d.Effective != 0 || d.Permitted != 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// clearOwnCapabilities empties the calling thread's effective, permitted
+// and inheritable sets.
+func clearOwnCapabilities() {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	unix.Capset(&hdr, &data[0])
 }
