@@ -9,7 +9,6 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/policy"
-	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // This file is the agent's seam to MCP servers (lib/mcp). Their calls go
@@ -37,7 +36,7 @@ func (a *run) startMCP(ctx context.Context) error {
 	m, err := mcp.Open(ctx, a.MCPServers, mcp.Options{Root: a.Root, Record: func(typ string, data any) { a.record(rec, typ, data) },
 		// Stdio servers run in the sandbox exec and shell commands run
 		// in, launched by the fluzo-tool the agent starts as its backend.
-		Sandbox: a.Sandbox, Launcher: sandbox.SiblingLauncher()})
+		Sandbox: a.Sandbox})
 	if err != nil {
 		return stopped(ctx, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
@@ -66,7 +67,4 @@ func effectiveSandbox(c *config.Config) []byte {
 }
 
 // sandboxSettings are the [tools.sandbox] settings.
-func sandboxSettings(c *config.Config) sandbox.Settings {
-	return sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
-		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}
-}
+func sandboxSettings(c *config.Config) sandbox.Settings { return mcp.SandboxSettings(c) }

@@ -37,8 +37,9 @@ type Options struct {
 	Record func(typ string, data any)
 	// Sandbox confines stdio servers as exec and shell commands are
 	// ([tools.sandbox]); Launcher is the fluzo-tool binary whose
-	// sandbox-exec enforces it. Mode "" starts them unconfined (an
-	// embedder that configured none).
+	// sandbox-exec enforces it (default: the fluzo-tool next to this
+	// executable, the one the agent runs as its tool backend). Mode ""
+	// starts them unconfined (an embedder that configured none).
 	Sandbox  sandbox.Settings
 	Launcher string
 }
@@ -63,6 +64,9 @@ func Open(ctx context.Context, servers []config.MCPServer, o Options) (*Manager,
 	}
 	if o.Record == nil {
 		o.Record = func(string, any) {}
+	}
+	if o.Launcher == "" {
+		o.Launcher = sandbox.SiblingLauncher()
 	}
 	m := &Manager{opts: o}
 	for _, c := range servers {
@@ -266,4 +270,11 @@ func (m *Manager) Close() {
 	for _, s := range m.servers {
 		s.stop()
 	}
+}
+
+// SandboxSettings are the [tools.sandbox] settings stdio servers run
+// under, read where exec and shell read them.
+func SandboxSettings(c *config.Config) sandbox.Settings {
+	return sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
+		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}
 }

@@ -43,6 +43,7 @@ func Launch(planJSON string, argv []string) error {
 	// per-thread until exec), so it must all run on one thread, the one
 	// that execs.
 	runtime.LockOSThread()
+	death := parentDeathSignal()
 	if len(plan.ReadOnly) > 0 {
 		if err := bindReadOnly(plan.ReadOnly); err != nil {
 			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
@@ -62,9 +63,34 @@ func Launch(planJSON string, argv []string) error {
 	if err := enforce(&plan); err != nil {
 		return Unavailable(err.Error())
 	}
+	death.rearm()
 	err := syscall.Exec(argv[0], argv, os.Environ())
 	return core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
 		WithHint("check the program path and permissions")
+}
+
+// parentDeath restores the parent-death signal fluzo starts every
+// command with (SIGKILL). The kernel keeps it per thread and only the
+// forked thread has it: the launcher is a Go program that execs from
+// another (locked) thread, which then becomes the command with no
+// signal, and a command that ignores the end of its input (a stdio MCP
+// server) would outlive an owner killed outright.
+type parentDeath struct {
+	ppid int
+}
+
+func parentDeathSignal() parentDeath {
+	return parentDeath{ppid: os.Getppid()}
+}
+
+// rearm sets the signal on the exec'ing thread. A parent that died
+// before (the forked thread's own signal then killed the launcher
+// already, or will) is also caught by the parent pid changing.
+func (d parentDeath) rearm() {
+	unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0)
+	if os.Getppid() != d.ppid {
+		os.Exit(1)
+	}
 }
 
 // bindReadOnly gives the thread a private mount namespace in which each
