@@ -10,6 +10,8 @@ import (
 
 func init() {
 	register("mount-tmpfs", cmdMountTmpfs)
+	register("remount-ro", cmdRemountReadOnly)
+	register("remount-rw", cmdRemountWritable)
 }
 
 // mount-tmpfs DIR SIZE mounts a tmpfs of SIZE (as mount's size=, e.g. 3m)
@@ -26,6 +28,29 @@ func cmdMountTmpfs(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("mount -t tmpfs -o size=%s tmpfs %s: %v", args[1], dir, err)
 	}
 	ts.Defer(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+}
+
+// remount-ro DIR remounts the tmpfs mounted on DIR by mount-tmpfs
+// read-only, so a script meets a real EROFS rather than an injected one.
+func cmdRemountReadOnly(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: remount-ro DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	if err := unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		ts.Fatalf("mount -o remount,ro %s: %v", dir, err)
+	}
+}
+
+// remount-rw DIR makes the tmpfs on DIR writable again.
+func cmdRemountWritable(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: remount-rw DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	if err := unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		ts.Fatalf("mount -o remount,rw %s: %v", dir, err)
+	}
 }
 
 // condition answers the scripts' custom conditions: [root] holds when the

@@ -83,8 +83,7 @@ func AcquireOwner(drive string, opts OwnerOptions) (*Owner, error) {
 	lockPath := filepath.Join(drive, LockFile)
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return nil, core.Wrap(err, core.CodeStorageError, "cannot open "+lockPath).
-			WithHint("check that %s is a private directory you own", drive)
+		return nil, lockOpenError(err, lockPath, drive)
 	}
 	if err := tryLock(f); err != nil {
 		f.Close()
@@ -233,4 +232,19 @@ func BootID() string {
 		return ""
 	}
 	return strings.TrimSpace(string(data))
+}
+
+// lockOpenError names why the lock could not be opened when the operating
+// system says (a read-only mount is not a permissions problem, and the
+// user must be sent to the mount, not to chmod).
+func lockOpenError(err error, lockPath, drive string) *core.Error {
+	msg := "cannot open " + lockPath
+	if why := core.DescribeSystemError(err); why != "" {
+		msg += ": " + why
+	}
+	e := core.Wrap(err, core.CodeStorageError, msg)
+	if errors.Is(err, unix.EROFS) {
+		return e.WithHint("the filesystem holding %s is mounted read-only; remount it read-write or work in a writable copy of the repository", drive)
+	}
+	return e.WithHint("check that %s is a private directory you own", drive)
 }

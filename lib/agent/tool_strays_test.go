@@ -14,12 +14,16 @@ import (
 
 	"github.com/josecorral/fluzo/lib/cli/tool"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // TestMain lets this test binary stand in for fluzo-tool (a real child
 // process, with the binary's subreaper and no_new_privs marking).
 func TestMain(m *testing.M) {
-	if os.Getenv("FLUZO_AGENT_TEST_AS_TOOL") == "1" {
+	// The sandbox launcher re-executes this binary as "sandbox-exec" with
+	// the command's scrubbed environment (no FLUZO_* variables), so it is
+	// recognised by its argument, as fluzo-tool recognises it.
+	if os.Getenv("FLUZO_AGENT_TEST_AS_TOOL") == "1" || (len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand) {
 		os.Exit(tool.Main())
 	}
 	os.Exit(m.Run())

@@ -69,3 +69,10 @@ func Status() (string, Args) { return "status", Args{} }
 
 // DiffOf asks for a task's diff summary.
 func DiffOf(task string) (string, Args) { return "diff", Args{"task": task} }
+
+// Tasks lists the workspace's tasks.
+func Tasks() (string, Args) { return "tasks", Args{} }
+
+// Diagnose asks for a task's diagnosis (lib/observe's, as fluzo-observe
+// diag --json prints it).
+func Diagnose(task string) (string, Args) { return "diagnose", Args{"task": task} }

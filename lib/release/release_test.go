@@ -43,6 +43,16 @@ func TestReleaseCheckVerifiesAndCatchesTampering(t *testing.T) {
 			os.RemoveAll(filepath.Join(dir, top))
 			resum(t, dir)
 		}},
+		{"a man page that names the development version, re-summed", "share/man/man1/fluzo.1 does not name version 0.0.1", func(t *testing.T, dir string) {
+			top := strings.TrimSuffix(archive, ".tar.gz")
+			run(t, dir, "tar", "-xzf", archive)
+			page := filepath.Join(dir, top, "share/man/man1/fluzo.1")
+			b, _ := os.ReadFile(page)
+			os.WriteFile(page, []byte(strings.Replace(string(b), `"Fluzo 0.0.1"`, `"Fluzo 0.1.0-dev"`, 1)), 0o644)
+			run(t, dir, "tar", "-czf", archive, top)
+			os.RemoveAll(filepath.Join(dir, top))
+			resum(t, dir)
+		}},
 		{"a binary that reports another version, re-summed", "bin/fluzo-sim --version says 'fluzo-sim 9.9.9", func(t *testing.T, dir string) {
 			top := strings.TrimSuffix(archive, ".tar.gz")
 			run(t, dir, "tar", "-xzf", archive)

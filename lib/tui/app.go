@@ -66,6 +66,9 @@ const (
 	dialogForceStop
 	dialogResume
 	dialogHelp
+	dialogPalette
+	dialogTasks
+	dialogDiag
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -107,6 +110,12 @@ type App struct {
 	dialog       dialogKind
 	dialogChoice int // 0 is always the safe default
 	dialogAt     time.Duration
+	pal          palette // the command palette's search (palette.go)
+	helpPage     int
+	td           taskData // the port's answers for the tasks and diagnostics views
+	tv           tasksView
+	diagScroll   int
+	stopTarget   string // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks

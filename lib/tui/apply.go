@@ -44,6 +44,10 @@ func (a *App) ack(ack *port.Ack) {
 		a.snapshot(ack.Data)
 	case "settings":
 		a.settings(ack.Data)
+	case "tasks":
+		a.tasksAck(ack.Data)
+	case "diagnose":
+		a.diagAck(ack.Data)
 	case "start_task", "resume":
 		a.phase = phaseRunning
 		a.task.startedAt = a.clock.Now()
@@ -129,6 +133,10 @@ func (a *App) settings(raw json.RawMessage) {
 	vals := map[string]string{}
 	for _, kv := range s.Settings {
 		vals[kv.Key] = fmt.Sprint(kv.Value)
+	}
+	a.td.limits = map[string]string{}
+	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls"} {
+		a.td.limits[k] = safeLine(vals[k])
 	}
 	if !a.opts.FPSSet && !a.opts.ReducedMotion {
 		var fps int
@@ -293,6 +301,10 @@ func (a *App) live(l *port.Live) {
 
 func (a *App) result(r *port.Result) {
 	a.staleApprovals()
+	a.td.result = r
+	if a.dialog == dialogTasks {
+		a.send(port.Tasks()) // the listed states and counts moved on: ask again
+	}
 	switch r.Status {
 	case "completed":
 		a.phase = phaseCompleted

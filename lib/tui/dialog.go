@@ -32,6 +32,9 @@ func (a *App) dialogSpec() dialogSpec {
 			"version checks. Audited as a yolo event; never restored on resume."},
 			[2]string{"Keep NORMAL", "Turn YOLO on"}, 'y'}
 	case dialogForceStop:
+		if a.phase != phaseStopping {
+			return dialogSpec{"Force stop the task?", []string{"Ctrl+C cancels gracefully. Forcing kills its processes now;", "survivors and unknown outcomes are recorded."}, [2]string{"Keep the task running", "Force stop"}, 'f'}
+		}
 		return dialogSpec{"Force stop the task?", []string{"The task is stopping gracefully. Forcing kills its processes now;", "survivors and unknown outcomes are recorded."}, [2]string{"Keep stopping gracefully", "Force stop"}, 'f'}
 	case dialogResume:
 		return dialogSpec{"Resume " + a.task.id + "?", []string{"A new attempt starts. Grants and YOLO of earlier attempts", "are not restored; unknown operations are not replayed."}, [2]string{"Not now", "Resume"}, 'r'}
@@ -40,12 +43,25 @@ func (a *App) dialogSpec() dialogSpec {
 }
 
 func (a *App) openDialog(k dialogKind) {
+	if k == dialogForceStop && a.dialog != dialogTasks {
+		a.stopTarget = "" // the current task's, unless the tasks view named one
+	}
 	a.dialog, a.dialogChoice, a.dialogAt = k, 0, a.clock.Now()
 }
 
 func (a *App) dialogKey(ev *tcell.EventKey) {
-	if a.dialog == dialogHelp {
+	switch a.dialog {
+	case dialogHelp:
 		a.helpKey(ev)
+		return
+	case dialogPalette:
+		a.paletteKey(ev)
+		return
+	case dialogTasks:
+		a.tasksKey(ev)
+		return
+	case dialogDiag:
+		a.diagKey(ev)
 		return
 	}
 	spec := a.dialogSpec()
@@ -82,7 +98,11 @@ func (a *App) confirm(choice int) {
 	case dialogYolo:
 		a.send(port.SetYolo(!a.yolo))
 	case dialogForceStop:
-		a.send(port.ForceStop(a.task.id))
+		target := a.task.id
+		if a.stopTarget != "" {
+			target = a.stopTarget
+		}
+		a.send(port.ForceStop(target))
 	case dialogResume:
 		a.send(port.Resume(a.task.id))
 		a.phase = phaseRunning

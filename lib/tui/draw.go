@@ -60,6 +60,12 @@ func (a *App) drawAll(l layout) {
 	case dialogNone:
 	case dialogHelp:
 		a.drawHelp(l)
+	case dialogPalette:
+		a.drawPalette(l)
+	case dialogTasks:
+		a.drawTasks(l)
+	case dialogDiag:
+		a.drawDiag(l)
 	default:
 		a.drawDialog(l)
 	}

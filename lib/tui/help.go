@@ -1,50 +1,114 @@
 package tui
 
 import (
+	"fmt"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/josecorral/fluzo/lib/tui/theme"
 )
 
-// helpRows is the Ctrl+G overlay: the keys of docs/TUI.md, short.
-var helpRows = [][3]string{
-	{"Global", "tab", "switch composer / conversation"},
-	{"Global", "ctrl+c", "cancel the task; again: force stop (asks); idle: quit"},
-	{"Global", "ctrl+y", "YOLO dialog"},
-	{"Global", "ctrl+r", "resume an interrupted, blocked or failed task"},
-	{"Global", "ctrl+b · ctrl+o · ctrl+l", "sidebar · mouse capture · redraw"},
-	{"Global", "ctrl+end", "follow the output"},
-	{"Composer", "enter", "submit (queued while a task runs)"},
-	{"Composer", "shift+enter · ctrl+j", "newline"},
-	{"Composer", "up / down", "history; up when empty edits a queued message"},
-	{"Chat", "up/down j/k · pgup/pgdn", "scroll (up pauses following)"},
-	{"Chat", "shift+up/down K/J", "select an item"},
-	{"Chat", "g / G", "top (again: older history) / bottom and follow"},
-	{"Chat", "space · c", "expand a tool card · copy (OSC 52)"},
-	{"Approval", "a · t · d", "approve once · for this task · deny"},
-	{"Approval", "enter · space", "never answer"},
-	{"Mouse (ctrl+o)", "wheel · click", "scroll · select an item, again: expand a tool"},
+// The help overlay (Ctrl+G, F1) is the registry printed for the current
+// context: the global keys, then those of the focused region (the
+// conversation brings the approval keys with it), then the views' and
+// the mouse's. It pages when the table is taller than the frame.
+
+func (a *App) openHelp() {
+	a.helpPage = 0
+	a.openDialog(dialogHelp)
+}
+
+// helpScopes is the current context, in the order the table shows it.
+func (a *App) helpScopes() []scope {
+	if a.focus == focusChat {
+		return []scope{scopeGlobal, scopeChat, scopeApproval, scopeView, scopeMouse}
+	}
+	return []scope{scopeGlobal, scopeComposer, scopeView, scopeMouse}
+}
+
+// helpRows are the registry entries of the context. Palette-only entries
+// (no key of their own beyond another entry's) are left out: the composite
+// Ctrl+C row already describes them.
+func (a *App) helpRows() []*action {
+	var out []*action
+	for _, s := range a.helpScopes() {
+		for i := range registry {
+			act := &registry[i]
+			if act.scope == s && (act.bind != nil || act.scope != scopeGlobal) {
+				out = append(out, act)
+			}
+		}
+	}
+	return out
+}
+
+// helpLine is one row of the table: an entry's first row carries its
+// context and keys, a long action wraps onto rows of its own.
+type helpLine struct {
+	scope, keys string
+	text        line
+}
+
+const helpKeyW = 21
+
+func helpTextW(l layout) int {
+	_, _, w, _ := overlayBox(l, 20)
+	return max(w-14-helpKeyW, 8)
+}
+
+func (a *App) helpLines(l layout) []helpLine {
+	var out []helpLine
+	for _, r := range a.helpRows() {
+		for i, t := range wrapLine(line{span(r.title, theme.Base)}, helpTextW(l)) {
+			hl := helpLine{text: t}
+			if i == 0 {
+				hl.scope, hl.keys = string(r.scope), r.keys
+			}
+			out = append(out, hl)
+		}
+	}
+	return out
+}
+
+func (a *App) helpPerPage(l layout) int {
+	_, _, _, h := overlayBox(l, 20)
+	return max(h-4, 1)
+}
+
+func (a *App) helpPages(l layout) int {
+	per := a.helpPerPage(l)
+	return (len(a.helpLines(l)) + per - 1) / per
 }
 
 func (a *App) helpKey(ev *tcell.EventKey) {
-	if ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlG {
+	last := a.helpPages(a.layout()) - 1
+	switch ev.Key() {
+	case tcell.KeyEscape, tcell.KeyCtrlG, tcell.KeyF1:
 		a.dialog = dialogNone
+	case tcell.KeyPgDn, tcell.KeyDown, tcell.KeyTab:
+		a.helpPage = min(a.helpPage+1, last)
+	case tcell.KeyPgUp, tcell.KeyUp, tcell.KeyBacktab:
+		a.helpPage = max(a.helpPage-1, 0)
+	case tcell.KeyHome:
+		a.helpPage = 0
+	case tcell.KeyEnd:
+		a.helpPage = last
 	}
 }
 
 func (a *App) drawHelp(l layout) {
-	w := min(70, l.w-4)
-	h := min(len(helpRows)+4, l.h-2)
-	x, y := (l.w-w)/2, (l.h-h)/2
+	x, y, w, h := overlayBox(l, 20)
 	a.p.clear(x, y, w, h)
 	a.frame(x, y, w, h, theme.Accent)
-	a.p.put(x+2, y+1, w-4, line{bold("Keys", theme.Accent)})
-	for i, r := range helpRows {
-		if 2+i >= h-1 {
-			break
-		}
-		a.p.put(x+2, y+2+i, w-4, line{span(r[0], theme.Subtle)})
-		a.p.put(x+11, y+2+i, w-13, line{span(r[1], theme.Muted)})
-		a.p.put(x+36, y+2+i, w-38, line{span(r[2], theme.Base)})
+	per, pages := a.helpPerPage(l), a.helpPages(l)
+	page := min(a.helpPage, pages-1)
+	a.p.put(x+2, y+1, w-4, line{bold("Keys", theme.Accent), span(fmt.Sprintf("  page %d/%d", page+1, pages), theme.Muted)})
+	rows := a.helpLines(l)
+	for i := 0; i < per && page*per+i < len(rows); i++ {
+		r := rows[page*per+i]
+		ry := y + 2 + i
+		a.p.put(x+2, ry, 9, line{span(r.scope, theme.Subtle)})
+		a.p.put(x+11, ry, helpKeyW, line{span(r.keys, theme.Muted)})
+		a.p.put(x+12+helpKeyW, ry, w-14-helpKeyW, r.text)
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" esc or ctrl+g closes ", theme.Subtle)})
+	a.p.put(x+2, y+h-1, w-4, line{span(" pgup/pgdn page · esc or ctrl+g closes ", theme.Subtle)})
 }

@@ -60,41 +60,12 @@ func (a *App) key(ev *tcell.EventKey) {
 		a.tooSmallKey(ev)
 		return
 	}
-	switch ev.Key() {
-	case tcell.KeyCtrlC:
-		a.ctrlC()
+	if act := a.globalAction(ev); act != nil {
+		a.runAction(act)
 		return
-	case tcell.KeyTab, tcell.KeyBacktab:
-		a.toggleFocus()
-		return
-	case tcell.KeyCtrlB:
-		a.sidebarOff = !a.sidebarOff
-		return
-	case tcell.KeyCtrlY:
-		a.openDialog(dialogYolo)
-		return
-	case tcell.KeyCtrlG:
-		a.openDialog(dialogHelp)
-		return
-	case tcell.KeyCtrlR:
-		if a.phase == phaseInterrupted || a.phase == phaseBlocked || a.phase == phaseFailed {
-			a.openDialog(dialogResume)
-		}
-		return
-	case tcell.KeyCtrlL:
-		a.scr.Sync()
-		return
-	case tcell.KeyCtrlO:
-		a.toggleMouse()
-		return
-	case tcell.KeyEnd:
-		if ev.Modifiers()&tcell.ModCtrl != 0 || a.focus == focusChat {
-			a.followNow()
-			return
-		}
 	}
-	if a.phase == phaseBusy && ev.Key() == tcell.KeyRune && ev.Rune() == 'h' {
-		a.loadReadOnly()
+	if a.focus == focusComposer && ev.Key() == tcell.KeyRune && ev.Rune() == '/' && a.comp.empty() && a.comp.editing == "" {
+		a.openPalette() // "/" in an empty composer: the palette (TUI-REFERENCE §4.1)
 		return
 	}
 	if a.focus == focusChat {
@@ -273,6 +244,8 @@ func (a *App) chatKey(ev *tcell.EventKey) {
 		a.scrollBy(conv)
 	case tcell.KeyHome:
 		a.scrollTo(0)
+	case tcell.KeyEnd:
+		a.followNow()
 	case tcell.KeyEscape:
 		a.toggleFocus()
 	case tcell.KeyRune:
@@ -386,13 +359,13 @@ func (a *App) ctrlC() {
 	case a.phase == phaseStopping:
 		a.openDialog(dialogForceStop)
 	case a.taskActive() && a.task.id != "":
-		a.send(port.Cancel(a.task.id))
-		a.phase = phaseStopping
-		a.staleApprovals()
-	case !a.comp.empty():
-		a.openDialog(dialogQuit)
+		a.cancelTask()
+	case a.taskActive():
+		// Submitted but not yet named by the runtime: quitting now would
+		// leave it running unseen, and there is no id to cancel yet.
+		a.setNotice("the task is starting: ctrl+c cancels it once it runs")
 	default:
-		a.quitting = true
+		a.quit()
 	}
 }
 

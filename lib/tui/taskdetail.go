@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/josecorral/fluzo/lib/tui/theme"
+)
+
+// The task detail: request, attempts, operations, verification and the
+// budgets used against their limits, all from the port's answers.
+
+func (a *App) drawTaskDetail(l layout) {
+	x, y, w, h := overlayBox(l, 20)
+	a.p.clear(x, y, w, h)
+	a.frame(x, y, w, h, theme.Accent)
+	t, _ := a.detailTask()
+	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.State), stateToken(t.State))})
+	body := a.taskDetailLines(t)
+	for i := 0; i < h-3 && i < len(body); i++ {
+		a.p.put(x+2, y+2+i, w-4, body[i])
+	}
+	hint := " esc back "
+	if t.active() {
+		hint = " c cancel (graceful) · f force stop (asks) · esc back "
+	}
+	a.p.put(x+2, y+h-1, w-4, line{span(hint, theme.Subtle)})
+}
+
+func field(name, value string) line {
+	return line{span(fmt.Sprintf("%-12s ", name), theme.Muted), span(value, theme.Base)}
+}
+
+func (a *App) taskDetailLines(t taskRow) []line {
+	d := a.td.diags[t.ID]
+	out := []line{field("request", safeLine(t.Request)), field("elapsed", t.elapsed())}
+	if t.Reason != "" {
+		out = append(out, field("reason", safeLine(t.Reason)))
+	}
+	if d == nil {
+		return append(out, field("diagnosis", "unknown (not answered yet)"))
+	}
+	for _, at := range d.Attempts {
+		out = append(out, field(fmt.Sprintf("attempt %d", at.Number), strings.TrimSpace(safeLine(at.State+" "+at.Reason))+" · trace "+safeLine(orUnknown(at.Trace))))
+	}
+	out = append(out, field("operations", opSummary(d)))
+	out = append(out, field("verification", a.verificationOf(t.ID)))
+	out = append(out, a.budgetLines(d)...)
+	return out
+}
+
+func opSummary(d *diagRecord) string {
+	states := make([]string, 0, len(d.Operations.ByState))
+	for s, n := range d.Operations.ByState {
+		states = append(states, fmt.Sprintf("%d %s", n, s))
+	}
+	sort.Strings(states)
+	s := fmt.Sprintf("%d", d.Operations.Total)
+	if len(states) > 0 {
+		s += " (" + safeLine(strings.Join(states, ", ")) + ")"
+	}
+	if d.Operations.Unknown > 0 {
+		s += fmt.Sprintf(" · %d unknown outcome(s)", d.Operations.Unknown)
+	}
+	return s
+}
+
+// verificationOf is the result record's verification for the task the
+// screen followed; for other tasks the port has not said, so unknown.
+func (a *App) verificationOf(task string) string {
+	r := a.td.result
+	if r == nil || r.Task != task || r.Verification == nil {
+		return "unknown"
+	}
+	v := safeLine(r.Verification.Verification)
+	if r.Verification.Completed {
+		v += " · completed"
+	}
+	return v
+}
+
+// budgetLines are the meters: used against the limit; a limit the
+// settings did not carry and a use the diagnosis cannot count are unknown.
+func (a *App) budgetLines(d *diagRecord) []line {
+	return []line{
+		field("turns", d.turns()+" of "+a.limit("harness.max_turns")),
+		field("tool calls", fmt.Sprintf("%d of %s", d.Operations.Total, a.limit("harness.max_tool_calls"))),
+		field("tokens", d.tokens()+" reported by the provider"),
+		field("active time", "unknown of "+withUnit(a.limit("harness.max_active_seconds"), "s")),
+	}
+}
+
+func withUnit(v, unit string) string {
+	if v == "unknown" {
+		return v
+	}
+	return v + unit
+}

@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/josecorral/fluzo/lib/port"
+	"github.com/josecorral/fluzo/lib/tui/theme"
+)
+
+// The tasks view (Ctrl+T) lists the session's tasks from the port's tasks
+// query, each with its state label, elapsed time, turns and tokens (from
+// its diagnosis); Enter opens a task's detail. Cancelling there is
+// graceful; force stop only opens its confirmation, which starts on
+// "keep the task running".
+
+type tasksView struct {
+	query  string
+	sel    int
+	top    int
+	detail string // the task whose detail is open, "" for the list
+}
+
+func tasksAvail(a *App) string {
+	if a.phase == phaseLoading || a.phase == phaseBusy || a.phase == phaseLost {
+		return "needs a connected workspace"
+	}
+	return ""
+}
+
+func (a *App) openTasks() {
+	a.tv = tasksView{}
+	a.td.loaded = false
+	a.send(port.Tasks())
+	a.openDialog(dialogTasks)
+}
+
+// taskMatches are the listed tasks matching the search, best first.
+func (a *App) taskMatches() []taskRow {
+	type scored struct {
+		t     taskRow
+		score int
+	}
+	var list []scored
+	for _, t := range a.td.tasks {
+		if s, ok := fuzzyScore(a.tv.query, t.State+" "+t.Request+" "+t.ID); ok {
+			list = append(list, scored{t, s})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].score > list[j].score })
+	out := make([]taskRow, len(list))
+	for i, s := range list {
+		out[i] = s.t
+	}
+	return out
+}
+
+func (a *App) tasksKey(ev *tcell.EventKey) {
+	if a.tv.detail != "" {
+		a.taskDetailKey(ev)
+		return
+	}
+	matches := a.taskMatches()
+	switch ev.Key() {
+	case tcell.KeyEscape, tcell.KeyCtrlT:
+		a.dialog = dialogNone
+	case tcell.KeyUp:
+		a.tv.sel = max(a.tv.sel-1, 0)
+	case tcell.KeyDown:
+		a.tv.sel = min(a.tv.sel+1, max(len(matches)-1, 0))
+	case tcell.KeyBackspace, tcell.KeyBackspace2, tcell.KeyCtrlH:
+		if r := []rune(a.tv.query); len(r) > 0 {
+			a.tv.query, a.tv.sel, a.tv.top = string(r[:len(r)-1]), 0, 0
+		}
+	case tcell.KeyCtrlU:
+		a.tv.query, a.tv.sel, a.tv.top = "", 0, 0
+	case tcell.KeyEnter:
+		if a.tv.sel < len(matches) {
+			a.tv.detail = matches[a.tv.sel].ID
+		}
+	case tcell.KeyRune:
+		if len(a.tv.query) < maxQuery {
+			a.tv.query, a.tv.sel, a.tv.top = a.tv.query+string(ev.Rune()), 0, 0
+		}
+	}
+}
+
+// active says whether the runtime may still be running the task.
+func (t taskRow) active() bool {
+	return t.State == "running" || t.State == "waiting" || t.State == "stopping" || t.State == "queued"
+}
+
+func (a *App) detailTask() (taskRow, bool) {
+	for _, t := range a.td.tasks {
+		if t.ID == a.tv.detail {
+			return t, true
+		}
+	}
+	return taskRow{}, false
+}
+
+func (a *App) taskDetailKey(ev *tcell.EventKey) {
+	t, ok := a.detailTask()
+	switch {
+	case ev.Key() == tcell.KeyEscape:
+		a.tv.detail = ""
+	case !ok || ev.Key() != tcell.KeyRune:
+	case ev.Rune() == 'c' && t.active():
+		a.send(port.Cancel(t.ID))
+		if t.ID == a.task.id {
+			a.phase = phaseStopping
+			a.staleApprovals()
+		}
+		a.setNotice("cancel sent to " + t.ID + ": it stops gracefully")
+	case ev.Rune() == 'f' && t.active():
+		a.stopTarget = t.ID
+		a.openDialog(dialogForceStop)
+	}
+}
+
+func (a *App) drawTasks(l layout) {
+	if a.tv.detail != "" {
+		a.drawTaskDetail(l)
+		return
+	}
+	x, y, w, h := overlayBox(l, 20)
+	a.p.clear(x, y, w, h)
+	a.frame(x, y, w, h, theme.Accent)
+	a.p.put(x+2, y+1, w-4, line{bold("Tasks", theme.Accent), span("  session "+safeLine(orUnknown(a.task.session)), theme.Muted)})
+	search := line{span("> ", theme.Accent), span(safeLine(a.tv.query), theme.Base)}
+	if a.tv.query == "" {
+		search = line{span("> ", theme.Accent), span("search by state, request or id", theme.Muted)}
+	}
+	a.p.put(x+2, y+2, w-4, search)
+	a.p.put(x+2, y+3, w-4, line{span(taskColumns("STATE", "ELAPSED", "TURNS", "TOKENS", "REQUEST"), theme.Subtle)})
+	matches := a.taskMatches()
+	rows := h - 5
+	a.tv.top = scrollInto(a.tv.top, a.tv.sel, rows)
+	switch {
+	case !a.td.loaded:
+		a.p.put(x+2, y+4, w-4, line{span("asking the runtime for the tasks…", theme.Muted)})
+	case len(matches) == 0:
+		a.p.put(x+2, y+4, w-4, line{span("no task matches", theme.Muted)})
+	}
+	for i := 0; i < rows && a.tv.top+i < len(matches); i++ {
+		t := matches[a.tv.top+i]
+		d := a.td.diags[t.ID]
+		row := taskColumns(safeLine(t.State), t.elapsed(), d.turns(), d.tokens(), safeLine(t.Request))
+		tok := stateToken(t.State)
+		if a.tv.top+i == a.tv.sel {
+			tok = theme.OnSelection
+			a.p.fill(x+1, y+4+i, w-2, ' ', tok)
+		}
+		a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
+	}
+	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter detail · esc close ", theme.Subtle)})
+}
+
+func taskColumns(state, elapsed, turns, tokens, request string) string {
+	return fmt.Sprintf("%-12s %-8s %-6s %-8s %s", state, elapsed, turns, tokens, request)
+}
+
+// stateToken colours a state label; the label itself is always text.
+func stateToken(state string) theme.Token {
+	switch state {
+	case "failed":
+		return theme.Error
+	case "waiting", "blocked", "stopping":
+		return theme.Warning
+	case "completed":
+		return theme.Success
+	}
+	return theme.Base
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
