@@ -47,9 +47,7 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 		return nil
 	}
 	faultPoint("after_intent_commit")
-	if err := a.Journal.OpDispatched(ctx, a.refs, op); err != nil {
-		return stopWith(core.CodeStorageError, "journal_unavailable", err)
-	}
+	a.dispatching(op, call)
 	out, stop := a.tracedDispatch(ctx, call, op)
 	faultPoint("after_dispatch")
 	// The honest outcome is committed even when the task was cancelled
@@ -132,23 +130,45 @@ func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) 
 }
 
 // outcome commits the result, bounds what enters the context, and feeds
-// loop detection.
+// loop detection; the outcome, its artifact reference and the events
+// derived from it are one commit.
 func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOutcome) error {
 	body, _ := core.MarshalVerbatim(out)
-	art := ""
 	limit := orDefault(a.ToolContextMaxBytes, defaultToolContextMaxBytes)
+	r := toolResult{Out: out}
 	if len(body) > limit {
-		var err error
-		if art, err = a.Journal.PutArtifact(ctx, a.refs, body, "application/json"); err != nil {
-			return stopWith(core.CodeStorageError, "journal_unavailable", err)
-		}
+		r.Full = body
 	}
-	if err := a.Journal.OpResult(ctx, a.refs, op, out, art); err != nil {
+	var loop *Loop
+	r.Events, loop = a.watch(call, out)
+	art, err := a.Journal.OpResult(ctx, a.refs, op, r)
+	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	a.toolMessage(call, boundText(string(body), limit, art))
-	a.watch(ctx, call, out)
+	if loop != nil {
+		a.found = append(a.found, *loop)
+		a.observe("loop_detected", loop)
+	}
 	return nil
+}
+
+// liveOperation is the live record of a dispatch: the durable
+// operation.dispatched event commits with the outcome, so a view showing
+// a running call learns of it here.
+type liveOperation struct {
+	V         int    `json:"v"`
+	Type      string `json:"type"`
+	Task      string `json:"task"`
+	Attempt   string `json:"attempt"`
+	Operation string `json:"operation"`
+	Tool      string `json:"tool"`
+	State     string `json:"state"`
+}
+
+// dispatching tells live views a call is being sent to the backend.
+func (a *run) dispatching(op string, call toolCall) {
+	a.emit(liveOperation{V: 1, Type: "live.operation", Task: a.refs.Task, Attempt: a.refs.Attempt, Operation: op, Tool: call.Name, State: string(core.OpDispatched)})
 }
 
 // boundText keeps at most limit bytes with an explicit marker naming the
@@ -165,9 +185,10 @@ func (a *run) toolMessage(call toolCall, content string) {
 	a.msgs = append(a.msgs, message{Role: roleTool, ToolCallID: call.ID, Content: content})
 }
 
-// watch feeds edits and test runs to the loop detector; a detected loop is
-// recorded and offered to the observer as a decision point.
-func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
+// watch feeds edits and test runs to the loop detector. It returns the
+// events to record with the outcome (a command's result, a detected
+// loop) and the loop, which is offered to the observer once recorded.
+func (a *run) watch(call toolCall, out toolOutcome) ([]derivedEvent, *Loop) {
 	switch toolKind(call.Name) {
 	case kindEdit:
 		if out.OK {
@@ -180,18 +201,17 @@ func (a *run) watch(ctx context.Context, call toolCall, out toolOutcome) {
 		exit, output := execResult(out)
 		if stop := stoppedByCancel(out); stop.Cancelled {
 			// A cancelled command has no exit code and is no test failure.
-			a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
-			return
+			return []derivedEvent{{core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": nil, "cancelled": true, "signal": stop.Signal, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out)}}, nil
 		}
 		failure := ""
 		if exit != 0 {
 			failure = failureFingerprint(cmd, output)
 		}
-		a.record(ctx, core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out))
+		evs := []derivedEvent{{core.EvCommandResult, withConfinement(withEnded(map[string]any{"command": cmd, "exit_code": exit, "failure": failure, "edit_seq": a.editSeq, "output_tail": tail(output, maxEvidenceBytes)}, out), out)}}
 		if l := a.loops.observeTest(failure); l != nil {
-			a.found = append(a.found, *l)
-			a.record(ctx, core.EvLoopDetected, l)
-			a.observe("loop_detected", l)
+			return append(evs, derivedEvent{core.EvLoopDetected, l}), l
 		}
+		return evs, nil
 	}
+	return nil, nil
 }

@@ -131,16 +131,16 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
 	}
-	a.Journal.OpDispatched(ctx, a.refs, op)
+	a.dispatching(op, call)
 	out, err := a.Tools.Call(ctx, call.Name, call.Args)
 	var lost *errBackendLost
 	if errors.As(err, &lost) {
 		// Not a verdict on the work: the check itself did not finish.
-		a.Journal.OpResult(ctx, a.refs, op, lostOutcome(lost), "")
+		a.Journal.OpResult(ctx, a.refs, op, toolResult{Out: lostOutcome(lost)})
 		a.record(ctx, core.EvToolBackendLost, map[string]any{"operation": op, "unknown": lost.sent, "restarts": a.backendRestarts})
 		return Verdict{Verification: VerifyNotRun, Reason: ReasonToolBackendLost}
 	}
-	a.Journal.OpResult(ctx, a.refs, op, out, "")
+	a.Journal.OpResult(ctx, a.refs, op, toolResult{Out: out})
 	if sandboxUnavailable(out) {
 		// Not a verdict on the work: the command was refused unrun.
 		v := Verdict{Verification: VerifyNotRun, Reason: string(sandbox.CodeUnavailable)}

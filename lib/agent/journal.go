@@ -42,8 +42,13 @@ type journal interface {
 	// intent with any once-grant consumption — all in one transaction,
 	// before anything is dispatched. It returns the operation id.
 	OpAuthorize(ctx context.Context, refs Refs, call toolCall, op string, d Decision) (string, error)
-	OpDispatched(ctx context.Context, refs Refs, op string) error
-	OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error
+	// OpResult commits everything that follows a dispatch in one
+	// transaction: the dispatch marker, the outcome, the reference to
+	// the artifact holding the full result (written durably first) and
+	// the events derived from the outcome. With OpAuthorize that makes a
+	// tool call exactly two commits. It returns the artifact id ("" when
+	// the result had none).
+	OpResult(ctx context.Context, refs Refs, op string, r toolResult) (string, error)
 	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
 	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
 	// ProviderEnd settles a provider request; message, when non-nil, is
@@ -69,4 +74,21 @@ type compaction struct {
 	// From and To are the summarized message range [From, To).
 	From, To int
 	Trigger  int
+}
+
+// toolResult is a tool call's outcome as it commits.
+type toolResult struct {
+	Out toolOutcome
+	// Full, when non-nil, is the complete result, too large for the
+	// context; it is stored as an artifact referenced by the outcome.
+	Full []byte
+	// Events are events derived from the outcome (command.result,
+	// loop.detected), recorded with it.
+	Events []derivedEvent
+}
+
+// derivedEvent is an event to record with an outcome.
+type derivedEvent struct {
+	Type string
+	Data any
 }

@@ -163,46 +163,82 @@ func (j *storeJournal) OpAuthorize(ctx context.Context, refs Refs, call toolCall
 	return op, err
 }
 
-func (j *storeJournal) OpDispatched(ctx context.Context, refs Refs, op string) error {
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
-		_, ev, err := tx.SetOperationState(op, core.OpDispatched, store.OperationUpdate{})
-		return add(ev, err)
-	})
-}
-
 // maxStoredResult bounds the result summary kept in the operation row;
 // the full result is in the artifact.
 const maxStoredResult = 16 << 10
 
-func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, out toolOutcome, artifact string) error {
-	to := core.OpSucceeded
-	reason := ""
+func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, r toolResult) (string, error) {
+	to, reason := outcomeState(r.Out)
+	body, _ := json.Marshal(r.Out)
+	if len(body) > maxStoredResult {
+		body, _ = json.Marshal(truncatedResult(r.Out, len(body)))
+	}
+	derived := make([]core.Event, 0, len(r.Events))
+	for _, d := range r.Events {
+		data, err := json.Marshal(d.Data)
+		if err != nil {
+			return "", core.Wrap(err, core.CodeInternal, "cannot encode the "+d.Type+" event")
+		}
+		derived = append(derived, core.Event{Type: d.Type, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: data})
+	}
+	// The artifact file is fsynced before the commit that references it
+	// (file syncs, not a commit of its own).
+	var ref store.ArtifactRef
+	if r.Full != nil {
+		var err error
+		if ref, err = j.S.PutArtifact(ctx, bytes.NewReader(r.Full), "application/json"); err != nil {
+			return "", err
+		}
+	}
+	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		// Dispatch is marked here, not in a commit of its own: a crash
+		// before this commit leaves the intent, which recovery already
+		// resolves as unknown exactly like a dispatched operation.
+		_, ev, err := tx.SetOperationState(op, core.OpDispatched, store.OperationUpdate{})
+		if err := add(ev, err); err != nil {
+			return err
+		}
+		if ref.SHA256 != "" {
+			if err := tx.AttachArtifact(refs.Session, ref); err != nil {
+				return err
+			}
+		}
+		_, ev, err = tx.SetOperationState(op, to, store.OperationUpdate{Result: body, Artifact: ref.SHA256, Reason: reason})
+		if err := add(ev, err); err != nil {
+			return err
+		}
+		for _, d := range derived {
+			if err := add(tx.Append(d)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return ref.SHA256, err
+}
+
+// outcomeState is the operation state and reason an outcome records.
+func outcomeState(out toolOutcome) (core.OperationState, string) {
 	switch {
 	case out.Unknown:
-		to, reason = core.OpUnknown, ReasonToolBackendLost
+		reason := ReasonToolBackendLost
 		if out.Error != nil {
 			if r, ok := out.Error.Details["reason"].(string); ok {
 				reason = r // e.g. mcp_server_lost
 			}
 		}
+		return core.OpUnknown, reason
 	case !out.OK:
-		to = core.OpFailed
 		if out.Error != nil {
-			reason = string(out.Error.Code)
+			return core.OpFailed, string(out.Error.Code)
 		}
+		return core.OpFailed, ""
 	case stoppedByCancel(out).Cancelled:
 		// The command did not finish: the task's cancel ended it. It is
 		// not a success with exit -1.
-		to, reason = core.OpFailed, string(core.CodeCancelled)
+		return core.OpFailed, string(core.CodeCancelled)
 	}
-	body, _ := json.Marshal(out)
-	if len(body) > maxStoredResult {
-		body, _ = json.Marshal(truncatedResult(out, len(body)))
-	}
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
-		_, ev, err := tx.SetOperationState(op, to, store.OperationUpdate{Result: body, Artifact: artifact, Reason: reason})
-		return add(ev, err)
-	})
+	return core.OpSucceeded, ""
 }
 
 // PutArtifact stores data durably, then links it to the session.

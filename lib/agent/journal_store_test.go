@@ -51,9 +51,9 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 		t.Fatalf("decision and intent not committed together: %s", o.State)
 	}
 	for _, step := range []func() error{
-		func() error { return j.OpDispatched(ctx, refs, op) },
 		func() error {
-			return j.OpResult(ctx, refs, op, toolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101}`)}, "")
+			_, err := j.OpResult(ctx, refs, op, toolResult{Out: toolOutcome{OK: true, Result: json.RawMessage(`{"exit_code":101}`)}})
+			return err
 		},
 		func() error { return j.Finish(ctx, refs, core.TaskFailed, core.AttemptFailed, "verification_failed") },
 	} {
@@ -84,7 +84,7 @@ func TestStoreJournalRecordsTheOperationLifecycleInOrder(t *testing.T) {
 		t.Fatalf("emitted events out of order: %v", seen)
 	}
 	// An illegal transition is refused and leaves the record unchanged.
-	if err := j.OpDispatched(ctx, refs, op); core.CodeOf(err) != core.CodeIllegalTransition {
+	if _, err := j.OpResult(ctx, refs, op, toolResult{Out: toolOutcome{OK: true}}); core.CodeOf(err) != core.CodeIllegalTransition {
 		t.Fatalf("re-dispatch of a finished operation: %v", err)
 	}
 }

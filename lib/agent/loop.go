@@ -128,6 +128,7 @@ type run struct {
 	loops          loopDetector
 	tokens         TokenAccount
 	budget         *admit.Budget
+	probe          *turnProbe
 	toolCalls      int
 	editSeq        int64
 	touched        []string
@@ -197,6 +198,8 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
+	a.probe = newTurnProbe(r.Journal)
+	defer a.probe.close()
 	a.budget.Run()
 	defer a.budget.Pause()
 	defer a.stopMCP()
@@ -283,10 +286,13 @@ func (a *run) turn(ctx context.Context) (bool, error) {
 	if err := a.tracedCompaction(ctx); err != nil {
 		return false, err
 	}
+	a.probe.start()
 	resp, err := a.request(ctx, purposeTurn, a.msgs, a.toolSchemas())
 	if err != nil {
 		return false, err
 	}
+	a.probe.requested()
+	defer a.probe.end(len(resp.ToolCalls))
 	a.msgs = append(a.msgs, message{Role: roleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
 	if len(resp.ToolCalls) == 0 {
 		a.summary = resp.Content

@@ -54,6 +54,9 @@ func toProviderMessages(msgs []message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	for _, m := range msgs {
 		pm := provider.Message{Role: provider.Role(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
+		if len(m.ToolCalls) > 0 {
+			pm.ToolCalls = make([]provider.ToolCall, 0, len(m.ToolCalls))
+		}
 		for _, c := range m.ToolCalls {
 			pm.ToolCalls = append(pm.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
 		}

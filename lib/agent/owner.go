@@ -278,7 +278,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		maxTurns = int(w.Config.Int("harness.max_turns"))
 	}
 	r := &Runner{
-		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: t.Approver, Inbox: t.Inbox, Observe: t.Observe,
+		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: w.waitingFor(t.Approver), Inbox: t.Inbox, Observe: t.Observe,
 		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
 		Root:    w.Root,

@@ -18,10 +18,13 @@ type activeTask struct {
 	refs    Refs
 	started time.Time
 	state   string
-	cancel  context.CancelFunc
-	tools   Tools
-	gate    *policyGate
-	diff    func(context.Context, []string) (json.RawMessage, error) // the port's live diff query
+	// waitingOn is the operation whose approval the task waits for
+	// (state "waiting"); empty otherwise.
+	waitingOn string
+	cancel    context.CancelFunc
+	tools     Tools
+	gate      *policyGate
+	diff      func(context.Context, []string) (json.RawMessage, error) // the port's live diff query
 }
 
 func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate *policyGate) {
@@ -33,7 +36,7 @@ func (t *activeTask) set(refs Refs, cancel context.CancelFunc, tools Tools, gate
 func (t *activeTask) clear() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.refs, t.cancel, t.tools, t.gate, t.state = Refs{}, nil, nil, nil, ""
+	t.refs, t.cancel, t.tools, t.gate, t.state, t.waitingOn = Refs{}, nil, nil, nil, "", ""
 }
 
 // gate returns the running task's policy gate (nil when idle).
@@ -83,6 +86,9 @@ func (w *Owner) ctlStatus(ctx context.Context, raw []byte) (any, error) {
 	out := map[string]any{"root": w.Root, "pid": os.Getpid(), "state": "idle"}
 	if t.refs.Task != "" {
 		out["state"], out["task"], out["attempt"], out["session"], out["running_for"] = t.state, t.refs.Task, t.refs.Attempt, t.refs.Session, time.Since(t.started).Round(time.Millisecond).String()
+		if t.waitingOn != "" {
+			out["waiting"] = map[string]string{"reason": "permission", "operation": t.waitingOn}
+		}
 	}
 	return out, nil
 }

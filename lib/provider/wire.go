@@ -101,11 +101,17 @@ func encodeRequest(r Request) ([]byte, error) {
 	if r.Stream {
 		w.StreamOptions = map[string]bool{"include_usage": true}
 	}
-	for _, m := range r.Messages {
+	// Sized once and pointing into r (no copy of each content): the whole
+	// history is encoded on every turn.
+	w.Messages = make([]wireOutMessage, 0, len(r.Messages))
+	for i := range r.Messages {
+		m := &r.Messages[i]
 		om := wireOutMessage{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
 		if m.Content != "" || len(m.ToolCalls) == 0 {
-			c := m.Content
-			om.Content = &c
+			om.Content = &m.Content
+		}
+		if len(m.ToolCalls) > 0 {
+			om.ToolCalls = make([]wireOutToolCall, 0, len(m.ToolCalls))
 		}
 		for _, tc := range m.ToolCalls {
 			var oc wireOutToolCall
@@ -115,6 +121,7 @@ func encodeRequest(r Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, om)
 	}
+	w.Tools = make([]wireOutTool, 0, len(r.Tools))
 	for _, t := range r.Tools {
 		w.Tools = append(w.Tools, wireOutTool{Type: "function", Function: t})
 	}

@@ -60,6 +60,7 @@ func (s *Store) PutArtifact(ctx context.Context, r io.Reader, mediaType string) 
 	}
 	if err == nil {
 		err = tmp.Sync()
+		s.durable.fsync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -79,6 +80,7 @@ func (s *Store) PutArtifact(ctx context.Context, r io.Reader, mediaType string) 
 		if err := syncDir(dir); err != nil {
 			return ref, err
 		}
+		s.durable.fsync()
 	}
 	return ref, nil
 }

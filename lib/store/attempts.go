@@ -87,8 +87,43 @@ func (tx *Tx) sessionOfTask(taskID string) (string, error) {
 }
 
 // scopeOfAttempt returns the session and task an attempt belongs to.
+// They never change, so a committed answer is kept (every operation and
+// provider request transition asks; a turn would otherwise pay the join
+// four times). The store's cache is read and filled under writeMu, which
+// every Tx holds; what this Tx learns joins it only at commit.
 func (tx *Tx) scopeOfAttempt(attemptID string) (session, task string, err error) {
+	if sc, ok := tx.store.scopes[attemptID]; ok {
+		return sc.session, sc.task, nil
+	}
+	if sc, ok := tx.scopes[attemptID]; ok {
+		return sc.session, sc.task, nil
+	}
 	err = tx.tx.QueryRowContext(tx.ctx,
 		"SELECT t.session_id, t.id FROM attempts a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?", attemptID).Scan(&session, &task)
+	if err == nil {
+		if tx.scopes == nil {
+			tx.scopes = map[string]attemptScope{}
+		}
+		tx.scopes[attemptID] = attemptScope{session, task}
+	}
 	return session, task, scanOne(err, "attempt", attemptID)
+}
+
+// attemptScope is the session and task of an attempt.
+type attemptScope struct{ session, task string }
+
+// maxCachedScopes bounds the scope cache of a long-lived owner.
+const maxCachedScopes = 1024
+
+// keepScopes adds a committed transaction's lookups to the store's cache.
+func (s *Store) keepScopes(learned map[string]attemptScope) {
+	if len(learned) == 0 {
+		return
+	}
+	if s.scopes == nil || len(s.scopes)+len(learned) > maxCachedScopes {
+		s.scopes = map[string]attemptScope{}
+	}
+	for id, sc := range learned {
+		s.scopes[id] = sc
+	}
 }

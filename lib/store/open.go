@@ -50,6 +50,13 @@ type Store struct {
 	walRetryAt, walTruncateAt int64
 	// walCheckpoints counts boundWAL's checkpoint attempts (tests).
 	walCheckpoints int
+	// durable counts this process's commits and explicit fsyncs (the
+	// journal's commit budget is asserted by count, never by time).
+	durable durableCounter
+	// scopes caches attempts' session and task (immutable; under writeMu).
+	scopes map[string]attemptScope
+	// stmts are the write path's prepared statements (under writeMu).
+	stmts map[string]*sql.Stmt
 }
 
 // Workspace returns the workspace the store belongs to.
@@ -66,6 +73,9 @@ func (s *Store) Close() error {
 	if !s.readOnly {
 		s.checkpoint(context.Background(), "TRUNCATE")
 	}
+	s.writeMu.Lock()
+	s.closeStmts()
+	s.writeMu.Unlock()
 	return s.db.Close()
 }
 

@@ -94,9 +94,11 @@ func (tx *Tx) SetOperationState(id string, to core.OperationState, u OperationUp
 	if u.Result != nil {
 		o.Result = u.Result
 	}
-	_, err = tx.tx.ExecContext(tx.ctx, `UPDATE operations SET state = ?, decision = ?, rule = ?, grant_id = ?,
-		result = ?, artifact = ?, updated_at = ? WHERE id = ?`,
-		o.State, o.Decision, o.Rule, o.GrantID, o.Result, o.Artifact, stamp(o.UpdatedAt), id)
+	st, err := tx.stmt(`UPDATE operations SET state = ?, decision = ?, rule = ?, grant_id = ?,
+		result = ?, artifact = ?, updated_at = ? WHERE id = ?`)
+	if err == nil {
+		_, err = st.ExecContext(tx.ctx, o.State, o.Decision, o.Rule, o.GrantID, o.Result, o.Artifact, stamp(o.UpdatedAt), id)
+	}
 	if err != nil {
 		return o, core.Event{}, storageErr(err, "cannot update operation "+id)
 	}

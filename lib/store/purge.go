@@ -243,6 +243,9 @@ func (s *Store) Purge(ctx context.Context, sel PurgeSelect) (PurgeResult, error)
 				return storageErr(err, "cannot queue artifact deletion")
 			}
 		}
+		// Deleted sessions take their attempts with them: forget their
+		// cached scopes (under writeMu, like every use of the cache).
+		tx.store.scopes = nil
 		for _, ps := range plan.Sessions {
 			if ps.Refused != "" {
 				continue

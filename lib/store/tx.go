@@ -51,8 +51,11 @@ type Tx struct {
 	// next caches the next seq per session ("" = sessionless) for batches.
 	next    map[string]int64
 	nowText string
-	// insertEvent is prepared once per transaction (closed with it).
+	// insertEvent is the store's prepared event insert bound to this
+	// transaction (closed with it).
 	insertEvent *sql.Stmt
+	// scopes are attempt scopes looked up in this transaction.
+	scopes map[string]attemptScope
 }
 
 // Ctx returns the transaction's context.
@@ -91,6 +94,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return storageErr(err, "cannot commit the write transaction")
 	}
 	committed = true
+	s.durable.commit()
+	s.keepScopes(tx.scopes)
 	s.boundWAL(ctx)
 	return nil
 }
@@ -135,10 +140,8 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 		ev.Data = data
 	}
 	if tx.insertEvent == nil {
-		if tx.insertEvent, err = tx.tx.PrepareContext(tx.ctx, `INSERT INTO events
-			(id, session_id, seq, ts, type, task_id, attempt_id, operation_id, corr, cause, trace, span, data)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
-			return ev, storageErr(err, "cannot prepare the event insert")
+		if tx.insertEvent, err = tx.stmt(insertEventSQL); err != nil {
+			return ev, err
 		}
 	}
 	_, err = tx.insertEvent.ExecContext(tx.ctx,
@@ -151,6 +154,10 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 	tx.next[ev.Session] = seq + 1
 	return ev, nil
 }
+
+const insertEventSQL = `INSERT INTO events
+	(id, session_id, seq, ts, type, task_id, attempt_id, operation_id, corr, cause, trace, span, data)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // AppendBatch appends events in order within this transaction.
 func (tx *Tx) AppendBatch(evs []core.Event) ([]core.Event, error) {
@@ -195,7 +202,10 @@ func (tx *Tx) nextSeq(session string) (int64, error) {
 	if session == "" {
 		err = tx.tx.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id IS NULL").Scan(&max)
 	} else {
-		err = tx.tx.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id = ?", session).Scan(&max)
+		var st *sql.Stmt
+		if st, err = tx.stmt("SELECT max(seq) FROM events WHERE session_id = ?"); err == nil {
+			err = st.QueryRowContext(tx.ctx, session).Scan(&max)
+		}
 	}
 	if err != nil {
 		return 0, storageErr(err, "cannot read the event sequence")

@@ -10,12 +10,16 @@ import (
 
 	"github.com/josecorral/fluzo/lib/cli/tool"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // TestMain lets this test binary stand in for fluzo-tool, so StartServer
 // is tested against a real child process speaking over real pipes.
 func TestMain(m *testing.M) {
-	if os.Getenv("FLUZO_TOOL_TEST_AS_BINARY") == "1" {
+	// The sandbox launcher re-executes this binary as "sandbox-exec" with
+	// the command's scrubbed environment (no FLUZO_* variables), so it is
+	// recognised by its argument, as fluzo-tool recognises it.
+	if os.Getenv("FLUZO_TOOL_TEST_AS_BINARY") == "1" || (len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand) {
 		os.Exit(tool.Main())
 	}
 	if root := os.Getenv("FLUZO_TOOL_TEST_AS_OWNER"); root != "" {

@@ -10,9 +10,10 @@
 //   node acp_client.mjs busy   WORKSPACE               another process owns the workspace
 //   node acp_client.mjs task   WORKSPACE               "allow for this task" answers every later ask
 //   node acp_client.mjs turns  WORKSPACE               the turn budget ends the prompt: max_turn_requests
+//   node acp_client.mjs wait   WORKSPACE               an ask left unanswered keeps the task waiting
 //
 // It prints one summary line per check and exits 1 at the first failure.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
@@ -252,6 +253,56 @@ scenarios.turns = async (cx) => {
   check(res._meta?.fluzo?.status === "budget_exhausted" && res._meta.fluzo.reason === "max_turns", "_meta.fluzo says budget_exhausted (max_turns)", res._meta);
   check(text("agent_message_chunk").includes("Done: read src/lib.rs."), "the finalization summary arrives");
   check(/ended budget_exhausted \(max_turns\); verification not_run/.test(text("agent_message_chunk")), "the final message says the budget ran out and verification did not run", text("agent_message_chunk").slice(-200));
+};
+
+// The user leaves the ask unanswered for a while: the task keeps
+// waiting (no timeout, no automatic reject). Meanwhile the owner, asked
+// from the side as another terminal would, reports it waiting on that
+// approval and the store shows nothing dispatched; the late "allow once"
+// then lets the fix complete.
+const unanswered_ms = 3000;
+function ownerStatus() {
+  const out = execFileSync("fluzo-agent", ["status", "--json", "--workspace", workspace], { encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+function storeEvents(type) {
+  const out = execFileSync("fluzo-store", ["events", "--type", type], { cwd: workspace, encoding: "utf8" });
+  return out.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+function checkStillWaiting(ask, when) {
+  const st = ownerStatus();
+  check(st.type === "ack" && st.data?.state === "waiting", `${when}: the owner says the task is waiting`, st);
+  check(st.data.waiting?.reason === "permission" && st.data.waiting.operation === ask.toolCall.toolCallId, `${when}: the owner names the asked operation as what it waits for`, st);
+  check(storeEvents("operation.dispatched").length === 0, `${when}: no operation was dispatched`, storeEvents("operation.dispatched"));
+  check(storeEvents("permission.resolved").length === 0, `${when}: the ask is not resolved`, storeEvents("permission.resolved"));
+  const moved = kinds("tool_call_update").filter((u) => u.toolCallId === ask.toolCall.toolCallId && u.status !== "pending");
+  check(moved.length === 0, `${when}: the asked call was not started, rejected or failed`, moved);
+}
+scenarios.wait = async (cx) => {
+  await start(cx);
+  const sessionId = await newSession(cx);
+  let shown, answer;
+  const asked = new Promise((resolve) => (shown = resolve));
+  const answered = new Promise((resolve) => (answer = resolve));
+  answerAsk = (p) => {
+    shown(p);
+    return answered;
+  };
+  let ended;
+  const res = prompt(cx, sessionId, request).then((r) => (ended = r));
+  const ask = await asked;
+  check(/cargo test/.test(ask.toolCall.title), "the first ask names cargo test", ask.toolCall);
+  checkStillWaiting(ask, "when asked");
+  await new Promise((resolve) => setTimeout(resolve, unanswered_ms));
+  check(ended === undefined, `after ${unanswered_ms / 1000} s unanswered the prompt has not ended`, ended);
+  checkStillWaiting(ask, `after ${unanswered_ms / 1000} s unanswered`);
+  check(asks.length === 1, "no other ask was sent meanwhile", asks);
+  // Later asks (the rerun, the verification) are answered at once.
+  answerAsk = async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } });
+  answer({ outcome: { outcome: "selected", optionId: "allow_once" } });
+  const r = await res;
+  check(r.stopReason === "end_turn" && r._meta?.fluzo?.status === "completed" && r._meta.fluzo.verification === "passed", "the late allow once lets the fix complete verified", r);
+  check(storeEvents("permission.resolved")[0]?.data?.verdict === "allow", "the first resolution is the user's allow", storeEvents("permission.resolved"));
 };
 
 scenarios.busy = async (cx) => {

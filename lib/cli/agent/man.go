@@ -70,7 +70,10 @@ Commands are JSON lines such as
   {"v":1,"id":"c3","cmd":"force_stop","task":"tsk_...","yes":true}
 
 answered by {"v":1,"type":"ack","re":"c1",...} or a typed error record. Unknown
-fields are rejected. force_stop without "yes":true is confirmation_required.`},
+fields are rejected. status's state is idle, running, waiting or stopping;
+waiting means an approval is open and nobody answered it yet (no timeout:
+the task waits for the user) and adds "waiting":{"reason":"permission",
+"operation":"op_..."}. force_stop without "yes":true is confirmation_required.`},
 		{Title: "Recovery", Body: `Opening a workspace as its owner first applies the restart rules: attempts
 recorded as running become interrupted, operations with an intent but no
 outcome become unknown, and their tasks blocked. Nothing is executed and no

@@ -43,7 +43,7 @@ func Launch(planJSON string, argv []string) error {
 	// per-thread until exec), so it must all run on one thread, the one
 	// that execs.
 	runtime.LockOSThread()
-	death := parentDeathSignal()
+	parent := os.Getppid()
 	if len(plan.ReadOnly) > 0 {
 		if err := bindReadOnly(plan.ReadOnly); err != nil {
 			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
@@ -63,34 +63,12 @@ func Launch(planJSON string, argv []string) error {
 	if err := enforce(&plan); err != nil {
 		return Unavailable(err.Error())
 	}
-	death.rearm()
+	if err := dieWithParent(parent); err != nil {
+		return err
+	}
 	err := syscall.Exec(argv[0], argv, os.Environ())
 	return core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
 		WithHint("check the program path and permissions")
-}
-
-// parentDeath restores the parent-death signal fluzo starts every
-// command with (SIGKILL). The kernel keeps it per thread and only the
-// forked thread has it: the launcher is a Go program that execs from
-// another (locked) thread, which then becomes the command with no
-// signal, and a command that ignores the end of its input (a stdio MCP
-// server) would outlive an owner killed outright.
-type parentDeath struct {
-	ppid int
-}
-
-func parentDeathSignal() parentDeath {
-	return parentDeath{ppid: os.Getppid()}
-}
-
-// rearm sets the signal on the exec'ing thread. A parent that died
-// before (the forked thread's own signal then killed the launcher
-// already, or will) is also caught by the parent pid changing.
-func (d parentDeath) rearm() {
-	unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0)
-	if os.Getppid() != d.ppid {
-		os.Exit(1)
-	}
 }
 
 // bindReadOnly gives the thread a private mount namespace in which each
@@ -169,4 +147,19 @@ func SiblingLauncher() string {
 		return ""
 	}
 	return cand
+}
+
+// dieWithParent re-arms the parent-death signal just before the exec: the
+// confinement steps above change this thread's credentials, which can
+// clear the signal fluzo-tool's fork set, and then a command would
+// outlive a killed fluzo-tool. A parent that is already gone means the
+// command must not start at all.
+func dieWithParent(parent int) error {
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return Unavailable("cannot set the parent-death signal: " + err.Error())
+	}
+	if os.Getppid() != parent {
+		return Unavailable("fluzo-tool exited before the command started")
+	}
+	return nil
 }

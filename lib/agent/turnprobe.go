@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"runtime/metrics"
+	"syscall"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/store"
+)
+
+// turnProbe writes one JSON line per turn — the process's own CPU, wall
+// time, heap allocations and the store's durable commits and fsyncs,
+// split between the model request and the tool calls — for scripts/bench
+// agent. It is on only when FLUZO_BENCH_TURNS names a file; off, it is a
+// nil pointer and costs one comparison per turn. Measured, never asserted.
+type turnProbe struct {
+	f       *os.File
+	s       *store.Store
+	samples []metrics.Sample
+	turn    int
+	at      probePoint
+	req     probePoint
+}
+
+// probePoint is one reading of the counters.
+type probePoint struct {
+	cpu     time.Duration
+	wall    time.Time
+	allocs  uint64
+	durable store.DurableCounts
+}
+
+// turnSample is one turn's line.
+type turnSample struct {
+	Turn        int     `json:"turn"`
+	CPUMicros   float64 `json:"cpu_us"`
+	WallMicros  float64 `json:"wall_us"`
+	Allocs      uint64  `json:"allocs"`
+	Commits     int64   `json:"commits"`
+	Fsyncs      int64   `json:"fsyncs"`
+	ToolCalls   int     `json:"tool_calls"`
+	ToolCommits int64   `json:"tool_commits"`
+	ToolFsyncs  int64   `json:"tool_fsyncs"`
+}
+
+// newTurnProbe opens the probe when the bench asks for it.
+func newTurnProbe(j journal) *turnProbe {
+	path := os.Getenv("FLUZO_BENCH_TURNS")
+	sj, ok := j.(*storeJournal)
+	if path == "" || !ok {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil
+	}
+	return &turnProbe{f: f, s: sj.S, samples: []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}}
+}
+
+func (p *turnProbe) read() probePoint {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	metrics.Read(p.samples)
+	var allocs uint64
+	if p.samples[0].Value.Kind() == metrics.KindUint64 {
+		allocs = p.samples[0].Value.Uint64()
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return probePoint{cpu: cpu, wall: time.Now(), allocs: allocs, durable: p.s.Durable()}
+}
+
+// start marks a turn's beginning; requested marks the end of its model
+// request (what follows is the tool calls).
+func (p *turnProbe) start() {
+	if p != nil {
+		p.at = p.read()
+	}
+}
+
+func (p *turnProbe) requested() {
+	if p != nil {
+		p.req = p.read()
+	}
+}
+
+// end writes the turn's line.
+func (p *turnProbe) end(toolCalls int) {
+	if p == nil {
+		return
+	}
+	now := p.read()
+	p.turn++
+	all, tools := now.durable.Sub(p.at.durable), now.durable.Sub(p.req.durable)
+	line, _ := json.Marshal(turnSample{Turn: p.turn, CPUMicros: float64(now.cpu-p.at.cpu) / 1e3, WallMicros: float64(now.wall.Sub(p.at.wall)) / 1e3,
+		Allocs: now.allocs - p.at.allocs, Commits: all.Commits, Fsyncs: all.Fsyncs, ToolCalls: toolCalls, ToolCommits: tools.Commits, ToolFsyncs: tools.Fsyncs})
+	p.f.Write(append(line, '\n'))
+}
+
+// close writes the process line (own CPU and peak RSS so far) and closes
+// the file.
+func (p *turnProbe) close() {
+	if p == nil {
+		return
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss})
+	p.f.Write(append(line, '\n'))
+	p.f.Close()
+}
