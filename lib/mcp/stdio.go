@@ -60,7 +60,14 @@ func newStdioChild(o Options, binds *sandbox.Binds, s config.MCPServer) (*stdioC
 		Unset: "the program embedding the MCP client configured no sandbox"})
 	if err != nil {
 		os.RemoveAll(tmp)
-		return nil, core.AsError(err).With("server", s.Name)
+		fe := core.AsError(err)
+		if fe.Code == sandbox.CodeUnavailable {
+			return nil, fe.With("server", s.Name)
+		}
+		// The launcher execs the program; a program that cannot run is
+		// refused here, and is a failed start like any other.
+		return nil, core.Errorf("mcp_server_failed", "MCP server %q did not start: %s", s.Name, fe.Message).With("server", s.Name).
+			With("key", "mcp.servers."+s.Name+".command").WithHint("check the program path and permissions in mcp.servers.%s.command", s.Name)
 	}
 	cmd := &exec.Cmd{Path: box.Argv[0], Args: box.Argv, Env: box.Env, Dir: dir}
 	// Setsid: own session and group, no controlling terminal. Pdeathsig:
