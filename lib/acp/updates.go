@@ -43,9 +43,14 @@ func newTranslator(root string, live bool, ops func(string, bool) map[string]opI
 	return &translator{root: root, live: live, ops: ops, verdict: map[string]verdict{}, changed: map[string][]string{}, verify: map[string]string{}}
 }
 
-// delta translates a live update: assistant text and reasoning stream.
+// delta translates a live update: assistant text and reasoning stream,
+// and a call sent to its backend is in progress.
 func (t *translator) delta(l *port.Live) []sdk.SessionUpdate {
 	switch {
+	case l.Type == "live.operation" && l.State == "dispatched" && l.Operation != "":
+		// The durable operation.dispatched comes only with the outcome;
+		// this is what tells the editor a long command is running.
+		return []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(l.Operation), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress))}
 	case l.Type != "live.delta" || l.Text == "":
 		return nil
 	case l.Kind == "content":

@@ -91,3 +91,14 @@ func TestReplayShowsTheRequestAndEndsWithTheVerdict(t *testing.T) {
 		t.Fatalf("live, the editor shows its own prompt: %+v", u)
 	}
 }
+
+// A call sent to its backend is in progress for the editor while it runs,
+// before its durable events (which arrive with the outcome).
+func TestLiveOperationMarksTheCallInProgress(t *testing.T) {
+	tr := newTranslator("/w", true, staticOps(nil))
+	u := tr.delta(&port.Live{Type: "live.operation", Operation: "op_1", Tool: "exec", State: "dispatched"})
+	if len(u) != 1 || u[0].ToolCallUpdate == nil || u[0].ToolCallUpdate.ToolCallId != "op_1" ||
+		u[0].ToolCallUpdate.Status == nil || *u[0].ToolCallUpdate.Status != sdk.ToolCallStatusInProgress {
+		t.Fatalf("live.operation: %+v", u)
+	}
+}

@@ -94,6 +94,13 @@ type Live struct {
 	Kind    string `json:"kind,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Operation, Tool and State carry a live.operation record: a call
+	// sent to its backend. Its durable operation.dispatched event is
+	// committed only with the outcome, so this is how a view shows a
+	// long command as running while it runs.
+	Operation string `json:"operation,omitempty"`
+	Tool      string `json:"tool,omitempty"`
+	State     string `json:"state,omitempty"`
 }
 
 // Result is the one record a task ends with.

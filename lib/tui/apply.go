@@ -294,6 +294,8 @@ func (a *App) live(l *port.Live) {
 		last.text += l.Text
 		last.touch()
 		a.newOutput()
+	case "live.operation":
+		a.liveOperation(l)
 	case "live.warning", "live.storage_warning", "live.protocol_error":
 		a.setNotice(safeLine(strings.TrimPrefix(l.Type, "live.")) + ": " + safeLine(l.Message))
 	}
@@ -419,4 +421,18 @@ func (a *App) approvalItem(op string) *item {
 		}
 	}
 	return nil
+}
+
+// liveOperation shows a call as dispatched while it runs. The durable
+// operation.dispatched event arrives only with the outcome, and an
+// outcome already applied is never taken back: only an operation whose
+// intent is committed moves to dispatched.
+func (a *App) liveOperation(l *port.Live) {
+	it := a.toolItem(l.Operation)
+	if it == nil || l.State != string(core.OpDispatched) || !core.OperationState(it.tool.op.State).CanTransition(core.OpDispatched) {
+		return
+	}
+	data, _ := json.Marshal(map[string]string{"to": l.State, "tool": l.Tool})
+	a.applyOp(it.tool, &port.Event{Type: core.EvOperationDispatched, Operation: l.Operation, Data: data})
+	it.touch()
 }
