@@ -61,11 +61,11 @@ func mcpNpmDir(ts *testscript.TestScript) string {
 // mcp-server DIR NAME KIND [FIELD=TOML...] appends [mcp.servers.NAME] to
 // DIR/.fluzo. KIND is everything (server-everything over stdio), logged
 // (the same behind a wrapper that appends every client message to
-// $WORK/mcp-NAME.log and writes its process group to $WORK/mcp-NAME.pid),
+// $WORK/mcp/NAME.log and writes its process group to $WORK/mcp/NAME.pid),
 // filesystem (server-filesystem rooted at the workspace, "."), hostile
 // (a server whose tool description carries control sequences), lingering
 // (the same, ignoring the end of its input and writing its pid to
-// $WORK/mcp-NAME.pid, so only a signal ends it), stdio
+// $WORK/mcp/NAME.pid, so only a signal ends it), stdio
 // (give command=...) or http (transport = "http"; give url=...). FIELDs are more keys of the table.
 func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
@@ -78,9 +78,9 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	case "everything":
 		lines = append(lines, tomlArgv("node", filepath.Join(npm, mcpEverythingJS), "stdio"))
 	case "logged":
-		wrapper := filepath.Join(ts.Getenv("WORK"), "mcp-"+name+".sh")
+		wrapper := mcpRunFile(ts, name, ".sh")
 		script := fmt.Sprintf("#!/bin/sh\necho $$ >%q\ntee -a %q | node %q stdio\n",
-			filepath.Join(ts.Getenv("WORK"), "mcp-"+name+".pid"), filepath.Join(ts.Getenv("WORK"), "mcp-"+name+".log"), filepath.Join(npm, mcpEverythingJS))
+			mcpRunFile(ts, name, ".pid"), mcpRunFile(ts, name, ".log"), filepath.Join(npm, mcpEverythingJS))
 		ts.Check(os.WriteFile(wrapper, []byte(script), 0o755))
 		lines = append(lines, tomlArgv("sh", wrapper))
 	case "filesystem":
@@ -88,7 +88,7 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 	case "hostile", "lingering":
 		lines = append(lines, tomlArgv("node", filepath.Join(ts.Getenv("FLUZO_REPO"), "lib", "mcp", "testdata", "hostile.mjs"), npm))
 		if kind == "lingering" {
-			lines = append(lines, fmt.Sprintf(`env = { HOSTILE_LINGER = "1", HOSTILE_PIDFILE = %q }`, filepath.Join(ts.Getenv("WORK"), "mcp-"+name+".pid")))
+			lines = append(lines, fmt.Sprintf(`env = { HOSTILE_LINGER = "1", HOSTILE_PIDFILE = %q }`, mcpRunFile(ts, name, ".pid")))
 		}
 	case "http":
 		lines = append(lines, `transport = "http"`)
@@ -104,13 +104,35 @@ func mcpServer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		lines = append(lines, k+" = "+v)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ".fluzo"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	cfg := filepath.Join(dir, ".fluzo")
+	old, _ := os.ReadFile(cfg)
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	ts.Check(err)
+	if !strings.Contains(string(old), "[tools.sandbox]") {
+		// Stdio servers run in the commands' sandbox: their program files
+		// (outside the workspace) are granted to read, as a user would
+		// with tools.sandbox.readable, and $WORK/mcp to write, where the
+		// logged wrapper keeps its log and pid.
+		fmt.Fprintf(f, "\n[tools.sandbox]\nreadable = [%q, %q, %q]\nwritable = [%q]\n", npm,
+			filepath.Join(ts.Getenv("FLUZO_REPO"), "lib", "mcp", "testdata"), mcpRunDir(ts), mcpRunDir(ts))
+	}
 	fmt.Fprintf(f, "\n[mcp.servers.%s]\n%s\n", name, strings.Join(lines, "\n"))
 	ts.Check(f.Close())
 	// The server is part of the configuration the fixture user consents
 	// to, like fluzo-config's model.
 	grantConsent(ts, dir)
+}
+
+// mcpRunDir is $WORK/mcp, where the servers' wrappers, logs and pid
+// files live (one directory, so the sandbox can grant it).
+func mcpRunDir(ts *testscript.TestScript) string {
+	d := filepath.Join(ts.Getenv("WORK"), "mcp")
+	ts.Check(os.MkdirAll(d, 0o755))
+	return d
+}
+
+func mcpRunFile(ts *testscript.TestScript, name, ext string) string {
+	return filepath.Join(mcpRunDir(ts), name+ext)
 }
 
 func tomlArgv(argv ...string) string {
@@ -189,7 +211,7 @@ func mcpWaitCall(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: mcp-wait-call NAME TOOL")
 	}
-	log := filepath.Join(ts.Getenv("WORK"), "mcp-"+args[0]+".log")
+	log := mcpRunFile(ts, args[0], ".log")
 	want := `"name":"` + args[1] + `"`
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		b, _ := os.ReadFile(log)
@@ -210,7 +232,7 @@ func mcpGone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mcp-gone NAME")
 	}
-	b, err := os.ReadFile(filepath.Join(ts.Getenv("WORK"), "mcp-"+args[0]+".pid"))
+	b, err := os.ReadFile(mcpRunFile(ts, args[0], ".pid"))
 	ts.Check(err)
 	pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	ts.Check(err)
@@ -250,7 +272,7 @@ func mcpKill(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mcp-kill NAME")
 	}
-	b, err := os.ReadFile(filepath.Join(ts.Getenv("WORK"), "mcp-"+args[0]+".pid"))
+	b, err := os.ReadFile(mcpRunFile(ts, args[0], ".pid"))
 	ts.Check(err)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	ts.Check(err)

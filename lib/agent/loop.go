@@ -9,6 +9,7 @@ import (
 	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // Defaults for a run's limits; configuration overrides them.
@@ -88,6 +89,9 @@ type Runner struct {
 	VerificationAttempts int
 	// MCPServers are the configured MCP servers, started per attempt.
 	MCPServers []config.MCPServer
+	// Sandbox is [tools.sandbox], which confines the stdio MCP servers as
+	// fluzo-tool confines commands (Mode "": unconfined).
+	Sandbox sandbox.Settings
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and

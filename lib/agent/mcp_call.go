@@ -33,7 +33,10 @@ func (a *run) startMCP(ctx context.Context) error {
 		return nil
 	}
 	rec := context.WithoutCancel(ctx)
-	m, err := mcp.Open(ctx, a.MCPServers, mcp.Options{Root: a.Root, Record: func(typ string, data any) { a.record(rec, typ, data) }})
+	m, err := mcp.Open(ctx, a.MCPServers, mcp.Options{Root: a.Root, Record: func(typ string, data any) { a.record(rec, typ, data) },
+		// Stdio servers run in the sandbox exec and shell commands run
+		// in, launched by the fluzo-tool the agent starts as its backend.
+		Sandbox: a.Sandbox})
 	if err != nil {
 		return stopped(ctx, err)
 	}

@@ -294,6 +294,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Telemetry:            w.Telemetry,
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
 		MCPServers:           mcpServers(w.Config),
+		Sandbox:              sandboxSettings(w.Config),
 	}
 	cleanup := func() {
 		tc.Close()

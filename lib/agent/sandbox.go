@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/mcp"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
@@ -61,7 +62,9 @@ func sandboxUnavailable(out toolOutcome) bool {
 // machine (the kernel's Landlock ABI, or that there is none), recorded
 // with the configuration snapshot of each attempt.
 func effectiveSandbox(c *config.Config) []byte {
-	b, _ := json.Marshal(sandbox.Resolve(sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
-		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}))
+	b, _ := json.Marshal(sandbox.Resolve(sandboxSettings(c)))
 	return b
 }
+
+// sandboxSettings are the [tools.sandbox] settings.
+func sandboxSettings(c *config.Config) sandbox.Settings { return mcp.SandboxSettings(c) }

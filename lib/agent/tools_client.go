@@ -3,14 +3,13 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
 	"github.com/josecorral/fluzo/lib/tools/proc"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // toolClient is the Tools seam over a fluzo-tool serve child. It remembers
@@ -95,12 +94,7 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 // env as its whole environment.
 func startToolServer(ctx context.Context, root string, env []string, extra ...string) (*toolClient, error) {
 	adoptToolOrphans()
-	bin := ""
-	if exe, err := os.Executable(); err == nil {
-		if cand := filepath.Join(filepath.Dir(exe), "fluzo-tool"); isExecutable(cand) {
-			bin = cand
-		}
-	}
+	bin := sandbox.SiblingLauncher()
 	c, err := tools.StartServerEnv(ctx, root, bin, env, extra...)
 	if err != nil {
 		return nil, err
@@ -146,11 +140,6 @@ type errBackendLost struct {
 
 func (e *errBackendLost) Error() string {
 	return "the tool backend (fluzo-tool serve) exited: " + e.cause.Error()
-}
-
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
 // Call runs one tool; a tool's own failure is a failed outcome, a broken

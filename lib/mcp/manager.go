@@ -10,6 +10,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -34,11 +35,19 @@ type Options struct {
 	// Record receives the manager's events (core.EvMCP*), in the
 	// caller's goroutine.
 	Record func(typ string, data any)
+	// Sandbox confines stdio servers as exec and shell commands are
+	// ([tools.sandbox]); Launcher is the fluzo-tool binary whose
+	// sandbox-exec enforces it (default: the fluzo-tool next to this
+	// executable, the one the agent runs as its tool backend). Mode ""
+	// starts them unconfined (an embedder that configured none).
+	Sandbox  sandbox.Settings
+	Launcher string
 }
 
 // Manager owns the configured servers' sessions for one run.
 type Manager struct {
 	opts    Options
+	binds   sandbox.Binds
 	servers []*server
 	byModel map[string]*Tool
 }
@@ -56,6 +65,9 @@ func Open(ctx context.Context, servers []config.MCPServer, o Options) (*Manager,
 	if o.Record == nil {
 		o.Record = func(string, any) {}
 	}
+	if o.Launcher == "" {
+		o.Launcher = sandbox.SiblingLauncher()
+	}
 	m := &Manager{opts: o}
 	for _, c := range servers {
 		if !c.Enabled {
@@ -63,7 +75,7 @@ func Open(ctx context.Context, servers []config.MCPServer, o Options) (*Manager,
 		}
 		s := &server{cfg: c}
 		m.servers = append(m.servers, s)
-		if err := s.connect(ctx, o.Root, o.Environ, o.Getenv); err != nil {
+		if err := s.connect(ctx, m.opts, &m.binds); err != nil {
 			m.failed(s, err)
 			if ctx.Err() != nil {
 				m.Close()
@@ -240,7 +252,7 @@ func (m *Manager) restart(ctx context.Context, s *server, during string) bool {
 		return false
 	}
 	s.restarts++
-	if err := s.connect(ctx, m.opts.Root, m.opts.Environ, m.opts.Getenv); err != nil {
+	if err := s.connect(ctx, m.opts, &m.binds); err != nil {
 		m.failed(s, err)
 		s.tools = nil
 		m.index()
@@ -258,4 +270,11 @@ func (m *Manager) Close() {
 	for _, s := range m.servers {
 		s.stop()
 	}
+}
+
+// SandboxSettings are the [tools.sandbox] settings stdio servers run
+// under, read where exec and shell read them.
+func SandboxSettings(c *config.Config) sandbox.Settings {
+	return sandbox.Settings{Mode: c.String("tools.sandbox.mode"), Network: c.String("tools.sandbox.network"),
+		Writable: c.Strings("tools.sandbox.writable"), Readable: c.Strings("tools.sandbox.readable")}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/termsafe"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,19 +33,19 @@ type server struct {
 
 // connect starts (stdio) or reaches (http) the server, negotiates the
 // protocol and lists its tools, all within the startup deadline.
-func (s *server) connect(ctx context.Context, root string, environ []string, getenv func(string) string) error {
+func (s *server) connect(ctx context.Context, o Options, binds *sandbox.Binds) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.StartupSeconds)*time.Second)
 	defer cancel()
-	s.getenv = getenv
+	s.getenv = o.Getenv
 	var t sdk.Transport
 	var err error
 	s.child = nil
 	switch s.cfg.Transport {
 	case config.MCPHTTP:
-		t, err = httpTransport(s.cfg, getenv)
+		t, err = httpTransport(s.cfg, o.Getenv)
 	default:
 		var c *stdioChild
-		if c, err = newStdioChild(root, s.cfg, environ, getenv); err == nil {
+		if c, err = newStdioChild(o, binds, s.cfg); err == nil {
 			s.child, t = c, c.transport()
 		}
 	}
@@ -190,6 +191,7 @@ func (s *server) started() map[string]any {
 	}
 	if s.child != nil {
 		d["pid"] = s.child.pid()
+		d["sandbox"] = s.child.sandbox
 	}
 	return d
 }

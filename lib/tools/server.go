@@ -89,12 +89,11 @@ type Server struct {
 	out      *json.Encoder
 	// The commands' private TMPDIR and whether read-only binds work,
 	// both settled on first use.
-	tmpOnce    sync.Once
-	tmpDir     string
-	tmpErr     error
-	tmpLock    *os.File
-	mountsOnce sync.Once
-	mounts     int
+	tmpOnce sync.Once
+	tmpDir  string
+	tmpErr  error
+	tmpLock *os.File
+	binds   sandbox.Binds
 }
 
 // NewServer opens the root; it fails closed (confinement_unavailable)

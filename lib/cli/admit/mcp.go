@@ -99,7 +99,8 @@ func mcpTools(ctx context.Context, c *cli.Command) error {
 			WithHint("list them with: fluzo-admit mcp list")
 	}
 	var failure error
-	m, err := mcp.Open(ctx, []config.MCPServer{*srv}, mcp.Options{Root: c.String("workspace"), Record: func(typ string, data any) {
+	// The server runs in the commands' sandbox, as under the agent.
+	m, err := mcp.Open(ctx, []config.MCPServer{*srv}, mcp.Options{Root: c.String("workspace"), Sandbox: mcp.SandboxSettings(cfg), Record: func(typ string, data any) {
 		if d, ok := data.(map[string]any); ok && typ == core.EvMCPServerFailed {
 			failure, _ = d["error"].(error)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"syscall"
 
@@ -135,6 +136,21 @@ func reenter(dir string) error {
 		return fmt.Errorf("the working directory %s changed while the command started", dir)
 	}
 	return nil
+}
+
+// SiblingLauncher is the fluzo-tool binary next to this executable, ""
+// when there is none: fluzo-agent starts that one as its tool server and
+// launches its MCP servers through it.
+func SiblingLauncher() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	cand := filepath.Join(filepath.Dir(exe), "fluzo-tool")
+	if st, err := os.Stat(cand); err != nil || !st.Mode().IsRegular() || unix.Access(cand, unix.X_OK) != nil {
+		return ""
+	}
+	return cand
 }
 
 // dieWithParent re-arms the parent-death signal just before the exec: the
