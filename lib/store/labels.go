@@ -138,7 +138,10 @@ func lockedLabels(ws Workspace, create bool) (*os.File, int, error) {
 	if create {
 		flags |= unix.O_CREAT
 	}
-	for range 8 {
+	// Each retry means a purge replaced the file in between, i.e. another
+	// writer made progress; eight was too few for a burst of purges on a
+	// loaded machine (a label was refused while nothing was wrong).
+	for range 128 {
 		f, err := openLabelsFile(dir, ws, flags)
 		if err != nil {
 			unix.Close(dir)
