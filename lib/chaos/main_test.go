@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/josecorral/fluzo/lib/cli/registry"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // binDir holds one symlink per toolkit binary, each pointing at this test
@@ -16,6 +17,11 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	name := filepath.Base(os.Args[0])
+	// fluzo-tool's sandbox launcher re-executes its own resolved path —
+	// this test binary — as "BINARY sandbox-exec PLAN ARGV…".
+	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand {
+		name = "fluzo-tool"
+	}
 	for _, b := range registry.All() {
 		if b.Name == name {
 			os.Exit(b.Main())

@@ -108,7 +108,7 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := append([]string{"run", "--json", "--task", "stability workload"}, v.args...)
+	args := append([]string{"run", "--consent", "--json", "--task", "stability workload"}, v.args...)
 	agent := exec.CommandContext(ctx, filepath.Join(binDir, "fluzo-agent"), args...)
 	agent.Args[0] = "fluzo-agent"
 	var stdout, stderr lockedBuffer
