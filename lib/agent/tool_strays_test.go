@@ -20,10 +20,7 @@ import (
 // TestMain lets this test binary stand in for fluzo-tool (a real child
 // process, with the binary's subreaper and no_new_privs marking).
 func TestMain(m *testing.M) {
-	// The sandbox launcher re-executes this binary as "sandbox-exec" with
-	// the command's scrubbed environment (no FLUZO_* variables), so it is
-	// recognised by its argument, as fluzo-tool recognises it.
-	if os.Getenv("FLUZO_AGENT_TEST_AS_TOOL") == "1" || (len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand) {
+	if os.Getenv("FLUZO_AGENT_TEST_AS_TOOL") == "1" || sandbox.IsLaunch(os.Args) {
 		os.Exit(tool.Main())
 	}
 	os.Exit(m.Run())

@@ -17,9 +17,7 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	name := filepath.Base(os.Args[0])
-	// fluzo-tool's sandbox launcher re-executes its own resolved path —
-	// this test binary — as "BINARY sandbox-exec PLAN ARGV…".
-	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand {
+	if sandbox.IsLaunch(os.Args) {
 		name = "fluzo-tool"
 	}
 	for _, b := range registry.All() {

@@ -16,10 +16,7 @@ import (
 // TestMain lets this test binary stand in for fluzo-tool, so StartServer
 // is tested against a real child process speaking over real pipes.
 func TestMain(m *testing.M) {
-	// The sandbox launcher re-executes this binary as "sandbox-exec" with
-	// the command's scrubbed environment (no FLUZO_* variables), so it is
-	// recognised by its argument, as fluzo-tool recognises it.
-	if os.Getenv("FLUZO_TOOL_TEST_AS_BINARY") == "1" || (len(os.Args) > 1 && os.Args[1] == sandbox.LauncherCommand) {
+	if os.Getenv("FLUZO_TOOL_TEST_AS_BINARY") == "1" || sandbox.IsLaunch(os.Args) {
 		os.Exit(tool.Main())
 	}
 	if root := os.Getenv("FLUZO_TOOL_TEST_AS_OWNER"); root != "" {

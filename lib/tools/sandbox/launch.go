@@ -17,6 +17,13 @@ import (
 // on itself and execs the command: fluzo-tool sandbox-exec PLAN PROGRAM ARGS...
 const LauncherCommand = "sandbox-exec"
 
+// IsLaunch reports whether args (a process's os.Args) are a launcher
+// re-exec. A binary that stands in for fluzo-tool (a test binary) must
+// answer by its argument: the re-exec runs its resolved path with the
+// command's scrubbed environment, so neither its name nor a variable says
+// what it is.
+func IsLaunch(args []string) bool { return len(args) > 1 && args[1] == LauncherCommand }
+
 // LauncherArgv returns the argv that runs argv under plan through the
 // launcher binary.
 func LauncherArgv(launcher string, plan *Plan, argv []string) ([]string, error) {
