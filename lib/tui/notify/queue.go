@@ -240,6 +240,23 @@ func (q *Queue) Dismiss(id uint64) bool {
 	return false
 }
 
+// RemoveIf removes the notices f selects (one whose subject was resolved
+// elsewhere) and reports whether any went.
+func (q *Queue) RemoveIf(f func(Notice) bool) bool {
+	kept := q.items[:0]
+	for _, n := range q.items {
+		if !f(n) {
+			kept = append(kept, n)
+		}
+	}
+	changed := len(kept) != len(q.items)
+	q.items = kept
+	if len(q.items) == 0 {
+		q.dropped = 0
+	}
+	return changed
+}
+
 // NextDeadline is the earliest deadline of a retained notice.
 func (q *Queue) NextDeadline() (time.Duration, bool) {
 	if len(q.items) == 0 {
