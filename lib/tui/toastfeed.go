@@ -95,8 +95,8 @@ func (a *App) notificationSettings(vals map[string]string) {
 			err = next.Validate()
 		}
 		if err != nil {
-			a.toast("config:"+key+"="+v, notify.Warning, "Setting not applied: "+key+" = "+safeLine(v),
-				"out of range: the prior value stays · fluzo-admit config validate", deskNone, "")
+			a.toast("config:"+key+"="+v, notify.Warning, key+" = "+safeLine(v)+" rejected",
+				"out of range: the prior value stays", deskNone, "")
 			return
 		}
 		cfg = next
