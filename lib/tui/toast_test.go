@@ -331,3 +331,40 @@ func TestDesktopSequencesCarryNoControlBytes(t *testing.T) {
 		}
 	}
 }
+
+// Blocked on input (an approval) and failed earn their own template; a
+// cancelled task, a port warning or a lost backend earn none.
+func TestDesktopNotificationKinds(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{})
+	var out bytes.Buffer
+	h.app.notes.desk.out, h.app.notes.desk.proto = &out, protoOSC777
+	running(h)
+	h.app.notes.desk.enabled = true
+	h.keys(tcell.NewEventFocus(false))
+	h.records(ev(4, "operation.requested", "op_7", `{"tool":"exec"}`), ev(5, "permission.requested", "", permExec))
+	h.records(`{"v":1,"type":"live.warning","message":"disk"}`)
+	h.records(failedResult)
+	h.records(`{"v":1,"type":"result","status":"cancelled","task":"tsk_9"}`)
+	want := "\x1b]777;notify;Fluzo: task blocked on input;task tsk_1\x1b\\" + "\x1b]777;notify;Fluzo: task failed;task tsk_0FAILED1\x1b\\"
+	if out.String() != want {
+		t.Fatalf("desktop notifications %q, want %q", out.String(), want)
+	}
+	if strings.Contains(out.String(), "cargo") || strings.Contains(out.String(), "fix the test") {
+		t.Fatal("a command or the prompt reached a desktop notification")
+	}
+}
+
+// An open dialog hides the stack; closing it shows the stack again.
+func TestDialogHidesToasts(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{})
+	h.connect()
+	h.records(failedResult)
+	h.keys(key(tcell.KeyCtrlP))
+	if len(h.app.notes.hits) != 0 || h.contains("ctrl+d diagnostics · alt+d") {
+		t.Fatal("a toast over a dialog")
+	}
+	h.keys(key(tcell.KeyEscape))
+	if len(h.app.notes.hits) != 1 {
+		t.Fatal("the toast did not come back after the dialog")
+	}
+}
