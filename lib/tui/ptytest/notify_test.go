@@ -38,7 +38,7 @@ func TestDesktopNotificationOnlyWhenUnfocused(t *testing.T) {
 			tm.write("say done\r")
 			_, end := tm.waitFor("completed", from, 60*time.Second)
 			tm.waitFor("DONE", end, 10*time.Second) // the toast's frame
-			time.Sleep(300 * time.Millisecond)       // the write after that frame
+			time.Sleep(300 * time.Millisecond)      // the write after that frame
 			tm.write("\x03")
 			tm.waitExit(10 * time.Second)
 			stream := tm.bytes()
