@@ -30,7 +30,6 @@ type binding struct {
 	key      tcell.Key
 	r        rune
 	needCtrl bool
-	needAlt  bool // Alt+letter chords (the letter alone is text)
 	// when gates the binding: false lets the key through to the focused
 	// region ('h' is a letter except in a read-only workspace).
 	when func(a *App) bool
@@ -75,7 +74,7 @@ func init() {
 		{scopeGlobal, "ctrl+o", "Mouse capture on / off", []binding{ctrl(tcell.KeyCtrlO)}, always, (*App).toggleMouse},
 		{scopeGlobal, "ctrl+l", "Redraw the screen", []binding{ctrl(tcell.KeyCtrlL)}, always, func(a *App) { a.scr.Sync() }},
 		{scopeGlobal, "ctrl+end", "Follow the output", []binding{{key: tcell.KeyEnd, needCtrl: true}}, always, (*App).followNow},
-		{scopeGlobal, "alt+d", "Dismiss the oldest notification", []binding{{key: tcell.KeyRune, r: 'd', needAlt: true}}, toastAvail, (*App).dismissToast},
+		{scopeGlobal, "ctrl+x", "Dismiss the oldest notification", []binding{ctrl(tcell.KeyCtrlX)}, toastAvail, (*App).dismissToast},
 		{scopeGlobal, "h (read-only)", "Read the stored history of a busy workspace", []binding{{key: tcell.KeyRune, r: 'h', when: isBusy}}, busyAvail, (*App).loadReadOnly},
 		{scopeComposer, "enter", "Submit the draft (queued while a task runs)", nil, submitAvail, (*App).submit},
 		{scopeComposer, "shift+enter · ctrl+j", "Newline", nil, nil, nil},
@@ -112,7 +111,7 @@ func (b binding) matches(a *App, ev *tcell.EventKey) bool {
 	if ev.Key() != b.key || b.key == tcell.KeyRune && ev.Rune() != b.r {
 		return false
 	}
-	if b.needCtrl && ev.Modifiers()&tcell.ModCtrl == 0 || b.needAlt && ev.Modifiers()&tcell.ModAlt == 0 {
+	if b.needCtrl && ev.Modifiers()&tcell.ModCtrl == 0 {
 		return false
 	}
 	return b.when == nil || b.when(a)

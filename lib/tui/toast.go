@@ -154,7 +154,7 @@ func (a *App) drawToast(r rect, n notify.Notice, summary string) {
 	if hint != "" {
 		hint += " · "
 	}
-	hint += "alt+d dismisses"
+	hint += "ctrl+x dismisses"
 	room := inner - 2
 	if summary != "" {
 		room -= cellWidth(summary) + 1
@@ -186,7 +186,7 @@ func (a *App) toastClick(x, y int) bool {
 	return false
 }
 
-// dismissToast closes the oldest notice (alt+d; the stack shows oldest
+// dismissToast closes the oldest notice (ctrl+x; the stack shows oldest
 // first), shown or pending. It changes nothing but the stack.
 func (a *App) dismissToast() {
 	if first := a.notes.q.Visible(1); len(first) > 0 {

@@ -70,7 +70,7 @@ task (again: force stop, after a confirmation that defaults to keep running),
 or quits (asking first when the draft is not empty); Ctrl+Y opens the YOLO
 dialog; Ctrl+R offers to resume an interrupted, blocked or failed task;
 Ctrl+B hides the sidebar; Ctrl+O toggles mouse capture; Ctrl+L redraws;
-Ctrl+End or End (conversation) follows the output again; Alt+D (or the x on
+Ctrl+End or End (conversation) follows the output again; Ctrl+X (or the x on
 a notification) dismisses the oldest notification, which never answers,
 resumes or cancels anything.
 
