@@ -364,3 +364,20 @@ func TestDialogHidesToasts(t *testing.T) {
 		t.Fatal("the toast did not come back after the dialog")
 	}
 }
+
+// Each source raises its severity: a protocol error is a failure, a
+// warning information, a refused command an error.
+func TestToastSeverityBySource(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{})
+	h.connect()
+	h.records(`{"v":1,"type":"live.protocol_error","message":"bad line"}`, `{"v":1,"type":"live.warning","message":"could not record x"}`,
+		`{"v":1,"type":"error","re":"9","error":{"code":"invalid_request","message":"no"}}`)
+	got := map[string]notify.Severity{}
+	for _, n := range h.app.notes.q.Visible(notify.MaxVisible) {
+		got[n.Key] = n.Severity
+	}
+	want := map[string]notify.Severity{"live:protocol_error:bad line": notify.Error, "live:warning:could not record x": notify.Info, "refused:9": notify.Error}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("severities %v, want %v", got, want)
+	}
+}

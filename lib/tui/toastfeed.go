@@ -69,8 +69,14 @@ func (a *App) toastRefused(re, cmd, code string) {
 	a.toast("refused:"+re, notify.Error, cmd+" refused: "+code, "details in the conversation", deskNone, "")
 }
 
+// toastLive: the port's warnings are informational; a protocol error
+// (serve could not read a command) is a failure.
 func (a *App) toastLive(kind, msg string) {
-	a.toast("live:"+kind+":"+msg, notify.Info, kind+": "+msg, "", deskNone, "")
+	sev := notify.Info
+	if kind == "protocol_error" {
+		sev = notify.Error
+	}
+	a.toast("live:"+kind+":"+msg, sev, kind+": "+msg, "", deskNone, "")
 }
 
 func (a *App) toastLost() {
