@@ -66,6 +66,9 @@ func (a *App) toastApproval(ev *port.Event, ap *approval) {
 }
 
 func (a *App) toastRefused(re, cmd, code string) {
+	if cmd == "" {
+		cmd = "a command" // an answer to no request this screen sent
+	}
 	a.toast("refused:"+re, notify.Error, cmd+" refused: "+code, "details in the conversation", deskNone, "")
 }
 
