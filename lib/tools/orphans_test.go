@@ -105,7 +105,11 @@ func actAsOwner(root string) int {
 	if err != nil {
 		return 1
 	}
-	args, _ := json.Marshal(map[string]any{"script": "echo $$ >leader.pid; while :; do date >tick; sleep 0.05; done"})
+	script := os.Getenv("FLUZO_TOOL_TEST_OWNER_SCRIPT")
+	if script == "" {
+		script = "echo $$ >leader.pid; while :; do date >tick; sleep 0.05; done"
+	}
+	args, _ := json.Marshal(map[string]any{"script": script})
 	if _, err := c.Start("shell", args); err != nil {
 		return 1
 	}
@@ -144,4 +148,80 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// The hardest case of "no orphans": the owner and fluzo-tool die at the
+// same instant (fluzo-tool stopped first, so it runs no cleanup at all),
+// while a command has double-forked a daemon into a session of its own.
+// With nobody left to adopt it, only the kernel can end it: the command
+// runs in its own PID namespace, whose init (the sandbox launcher) dies
+// with fluzo-tool and takes every process of the namespace with it. The
+// daemon would write into the workspace 1.5 s later; it must be gone and
+// nothing written.
+func TestDaemonDiesWithOwnerAndServerKilledTogether(t *testing.T) {
+	root := t.TempDir()
+	owner := exec.Command(os.Args[0], "-test.run=^$")
+	owner.Env = append(os.Environ(), "FLUZO_TOOL_TEST_AS_OWNER="+root,
+		"FLUZO_TOOL_TEST_OWNER_SCRIPT=(setsid sh -c 'echo $$ >daemon.pid.tmp; mv daemon.pid.tmp daemon.pid; sleep 1.5; echo late >late.txt' </dev/null >/dev/null 2>&1 &); sleep 300")
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Process.Kill()
+	waitPIDFile(t, filepath.Join(root, "daemon.pid"))
+	daemons := processesIn(root, "sleep")
+	server := childOf(owner.Process.Pid)
+	if server == 0 || len(daemons) == 0 {
+		t.Fatalf("no fluzo-tool (%d) or no daemon (%v) found", server, daemons)
+	}
+	syscall.Kill(server, syscall.SIGSTOP)
+	owner.Process.Kill()
+	syscall.Kill(server, syscall.SIGKILL)
+	owner.Wait()
+	time.Sleep(3 * time.Second)
+	for _, pid := range daemons {
+		if alive(strconv.Itoa(pid)) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("the daemon's process %d outlived its owner and fluzo-tool", pid)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "late.txt")); err == nil {
+		t.Error("the daemon wrote into the workspace after its owner and fluzo-tool died")
+	}
+}
+
+// processesIn lists the live processes named comm whose working
+// directory is dir.
+func processesIn(dir, comm string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/comm")
+		cwd, _ := os.Readlink("/proc/" + e.Name() + "/cwd")
+		if strings.TrimSpace(string(b)) == comm && cwd == dir && alive(e.Name()) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// childOf is a live child of parent (0 when none).
+func childOf(parent int) int {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(parent) && f[0] != "Z" {
+			pid, _ := strconv.Atoi(e.Name())
+			return pid
+		}
+	}
+	return 0
 }
