@@ -103,6 +103,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := consent.AuditAdmitted(ctx, st, agreed); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if w.Recovery.Changed() {
 		for _, ev := range recoveredEvents(ctx, st, w.Recovery) {
 			w.send(ev)

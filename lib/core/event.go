@@ -119,6 +119,14 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvConsentGranted records the user's consent to a configuration's
+	// destinations (PRD §26): the fingerprint, the redacted destinations,
+	// when and how it was given (the fluzo-admit prompt or --yes, the
+	// --consent flag, the demo's own). Workspace-wide: no session.
+	EvConsentGranted = "consent.granted"
+	// EvConsentRevoked records that fluzo-admit consent revoke removed
+	// every consent of the workspace.
+	EvConsentRevoked = "consent.revoked"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -134,6 +142,7 @@ var EventTypes = []string{
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
 	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvConsentGranted, EvConsentRevoked,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

@@ -40,6 +40,30 @@ func waitPIDFile(t *testing.T, path string) string {
 	return ""
 }
 
+// hostPID is the host pid of the live process in root whose innermost pid
+// is inner: a sandboxed command runs in a PID namespace of its own, and
+// the $$ it writes is its pid there.
+func hostPID(t *testing.T, root, inner string) string {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(l, "NSpid:"); ok {
+				f := strings.Fields(v)
+				if cwd, _ := os.Readlink("/proc/" + e.Name() + "/cwd"); len(f) > 0 && f[len(f)-1] == inner && cwd == root {
+					return e.Name()
+				}
+			}
+		}
+	}
+	t.Fatalf("no live process in %s has the pid %s", root, inner)
+	return ""
+}
+
 // alive reports whether pid runs (a zombie is dead).
 func alive(pid string) bool {
 	b, err := os.ReadFile("/proc/" + pid + "/stat")
@@ -68,7 +92,7 @@ func TestKilledServerTakesItsChildWithIt(t *testing.T) {
 	if _, err := c.Start("shell", args); err != nil {
 		t.Fatal(err)
 	}
-	leader := waitPIDFile(t, filepath.Join(root, "leader.pid"))
+	leader := hostPID(t, root, waitPIDFile(t, filepath.Join(root, "leader.pid")))
 	c.KillServer()
 	c.Close()
 	gone(t, leader, "the command's leader")
@@ -87,7 +111,7 @@ func TestClosedServerEndsDaemonisedGrandchildren(t *testing.T) {
 	if _, err := c.Start("shell", args); err != nil {
 		t.Fatal(err)
 	}
-	daemon := waitPIDFile(t, filepath.Join(root, "daemon.pid"))
+	daemon := hostPID(t, root, waitPIDFile(t, filepath.Join(root, "daemon.pid")))
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +151,7 @@ func TestServerWhoseOwnerDiedStopsItsCommandsWithoutGrace(t *testing.T) {
 	if err := owner.Start(); err != nil {
 		t.Fatal(err)
 	}
-	leader := waitPIDFile(t, filepath.Join(root, "leader.pid"))
+	leader := hostPID(t, root, waitPIDFile(t, filepath.Join(root, "leader.pid")))
 	owner.Process.Kill()
 	owner.Wait()
 	// The grace is ten minutes: only the no-grace path ends the command

@@ -148,7 +148,21 @@ func consentGrant(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	fmt.Fprintf(w, "consent recorded for %s (%s)\n", termsafe.Line(sc.Workspace.Root), rec.Fingerprint)
+	audited, err := consent.AuditGrant(ctx, sc.Workspace, rec)
+	if err != nil {
+		return err
+	}
+	auditLine(w, audited, core.EvConsentGranted, "the first task records it when it creates the store")
 	return nil
+}
+
+// auditLine says where the grant or revoke's audit event went.
+func auditLine(w io.Writer, audited bool, typ, otherwise string) {
+	if audited {
+		fmt.Fprintf(w, "audit: %s recorded in the workspace store\n", typ)
+	} else {
+		fmt.Fprintf(w, "audit: no workspace store yet; %s\n", otherwise)
+	}
 }
 
 // confirmed asks once and reads one line: only y or yes agrees, so end
@@ -173,6 +187,11 @@ func consentRevoke(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "revoked %d consent record(s) for %s\n", n, termsafe.Line(ws.Root))
+	audited, err := consent.AuditRevoke(ctx, ws, n)
+	if err != nil {
+		return err
+	}
+	auditLine(c.Root().Writer, audited, core.EvConsentRevoked, "nothing ran here under the consent it removed")
 	return nil
 }
 
