@@ -35,6 +35,13 @@ Consent is stored privately under ${XDG_STATE_HOME:-~/.local/state}/fluzo/consen
 never in the workspace: a cloned repository's .fluzo or a copied .fluzodrive/
 carries no consent.
 
+Every grant and revoke is also an audit event in the workspace's store
+(consent.granted: fingerprint, redacted destinations, when and how;
+consent.revoked), written at once when the store exists. A consent given
+before there is a store (a fresh clone, or the first run's --consent) is
+written by the agent that it admits, when it creates the store; the consent
+file stays the only thing that authorizes.
+
 A destination that is plain HTTP to a host that is not loopback needs, on top,
 the explicit warned exception --allow-http URL, naming that destination as
 "show" lists it; nothing else (not --yes, not fluzo-agent --consent) accepts it.`,

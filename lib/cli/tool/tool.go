@@ -105,9 +105,10 @@ SIGKILL), writes every outstanding result, and exits 0 — at once, with no
 grace, when its parent (the owner holding the workspace lock) is gone.
 
 No child outlives the server: each dies with it (parent-death signal, even
-when fluzo-tool is SIGKILLed), and serve is a child subreaper, so a daemon
-that a command double-forks into a session of its own is reparented to it
-and ended with the request, or at the latest before serve exits. Every child
+when fluzo-tool is SIGKILLed), a sandboxed command's daemons die with its PID
+namespace, and serve is a child subreaper, so a daemon that an unsandboxed
+command double-forks into a session of its own is reparented to it and ended
+with the request, or at the latest before serve exits. Every child
 serve starts runs with no_new_privs, which all its descendants inherit: no
 setuid program gains privileges, and an owner can recognise the tree's
 orphans.`,
