@@ -58,6 +58,9 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
+	// lock is the workspace lock's file: each tool server holds a
+	// duplicate, so a killed owner's lock outlives its commands.
+	lock *os.File
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -94,7 +97,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		own.Release()
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed, lock: own.LockFile()}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).
@@ -269,7 +272,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.lock, w.toolServerFlags()...)
 	if err != nil {
 		base.Close()
 		return nil, nil, err

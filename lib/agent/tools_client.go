@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ type toolClient struct {
 	// (empty root: an in-process server, which cannot be restarted).
 	root, bin string
 	env       []string
+	lock      *os.File
 	extra     []string
 
 	mu      sync.Mutex
@@ -92,15 +94,17 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 // startToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
 // beside this executable when there is one, else the one on PATH, with
 // env as its whole environment.
-func startToolServer(ctx context.Context, root string, env []string, extra ...string) (*toolClient, error) {
+// lock is the owner's workspace lock, which the server keeps held while
+// its commands live (nil: none).
+func startToolServer(ctx context.Context, root string, env []string, lock *os.File, extra ...string) (*toolClient, error) {
 	adoptToolOrphans()
 	bin := sandbox.SiblingLauncher()
-	c, err := tools.StartServerEnv(ctx, root, bin, env, extra...)
+	c, err := tools.StartServerHolding(ctx, root, bin, env, lock, extra...)
 	if err != nil {
 		return nil, err
 	}
 	schemas, _ := core.MarshalVerbatim(tools.Schemas())
-	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, env: env, extra: extra, quit: make(chan struct{})}
+	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, env: env, lock: lock, extra: extra, quit: make(chan struct{})}
 	go t.watchStopping(c, t.quit)
 	return t, nil
 }
@@ -111,7 +115,7 @@ func (t *toolClient) Restart(ctx context.Context) error {
 	if t.root == "" {
 		return core.Errorf(core.CodeFailed, "the in-process tool backend cannot be restarted")
 	}
-	c, err := tools.StartServerEnv(ctx, t.root, t.bin, t.env, t.extra...)
+	c, err := tools.StartServerHolding(ctx, t.root, t.bin, t.env, t.lock, t.extra...)
 	if err != nil {
 		return err
 	}

@@ -64,10 +64,26 @@ func StartServer(ctx context.Context, root, binary string, extra ...string) (*Cl
 // process's). The agent passes a scrubbed one: fluzo-tool and every
 // command it runs start without provider or telemetry credentials.
 func StartServerEnv(ctx context.Context, root, binary string, env []string, extra ...string) (*Client, error) {
+	return StartServerHolding(ctx, root, binary, env, nil, extra...)
+}
+
+// StartServerHolding is StartServerEnv for an owner holding lock, its
+// workspace lock: the server gets a duplicate and keeps the lock held,
+// should the owner die, until every command it started has exited
+// (proc.Keeper). nil: no lock to hold.
+func StartServerHolding(ctx context.Context, root, binary string, env []string, lock *os.File, extra ...string) (*Client, error) {
 	if binary == "" {
 		binary = "fluzo-tool"
 	}
-	cmd := exec.Command(binary, append([]string{"serve", "--root", root}, extra...)...)
+	args := []string{"serve", "--root", root}
+	if lock != nil {
+		// ExtraFiles[0] is the child's descriptor 3.
+		args = append(args, "--hold-lock-fd", "3")
+	}
+	cmd := exec.Command(binary, append(args, extra...)...)
+	if lock != nil {
+		cmd.ExtraFiles = []*os.File{lock}
+	}
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()

@@ -125,7 +125,13 @@ func TestClosedServerEndsDaemonisedGrandchildren(t *testing.T) {
 // keeps writing into root, and waits to be killed.
 func actAsOwner(root string) int {
 	os.Setenv("FLUZO_TOOL_TEST_AS_BINARY", "1")
-	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "10m")
+	// The owner's workspace lock, as admit.AcquireOwner takes it; the
+	// server holds a duplicate (its lock keeper).
+	lock, err := os.Create(filepath.Join(root, "owner.lock"))
+	if err != nil || syscall.Flock(int(lock.Fd()), syscall.LOCK_EX) != nil {
+		return 1
+	}
+	c, err := tools.StartServerHolding(context.Background(), root, os.Args[0], nil, lock, "--grace", "10m")
 	if err != nil {
 		return 1
 	}
@@ -181,7 +187,10 @@ func mustAtoi(t *testing.T, s string) int {
 // runs in its own PID namespace, whose init (the sandbox launcher) dies
 // with fluzo-tool and takes every process of the namespace with it. The
 // daemon would write into the workspace 1.5 s later; it must be gone and
-// nothing written.
+// nothing written. And the owner's lock, which the kernel would release
+// at the owner's death, stays held (by fluzo-tool's lock keeper) until
+// the daemon is gone: no later owner can take the workspace while it
+// could still write.
 func TestDaemonDiesWithOwnerAndServerKilledTogether(t *testing.T) {
 	root := t.TempDir()
 	owner := exec.Command(os.Args[0], "-test.run=^$")
@@ -197,11 +206,29 @@ func TestDaemonDiesWithOwnerAndServerKilledTogether(t *testing.T) {
 	if server == 0 || len(daemons) == 0 {
 		t.Fatalf("no fluzo-tool (%d) or no daemon (%v) found", server, daemons)
 	}
+	lock, err := os.Open(filepath.Join(root, "owner.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
 	syscall.Kill(server, syscall.SIGSTOP)
 	owner.Process.Kill()
 	syscall.Kill(server, syscall.SIGKILL)
 	owner.Wait()
-	time.Sleep(3 * time.Second)
+	// The lock must stay held until the tool tree is gone: at the instant
+	// it can be taken, no process of the command may be left.
+	deadline := time.Now().Add(30 * time.Second)
+	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the owner's lock was never released after the owner and fluzo-tool died")
+		}
+	}
+	for _, pid := range daemons {
+		if alive(strconv.Itoa(pid)) {
+			t.Errorf("the owner's lock was free while the daemon's process %d still ran", pid)
+		}
+	}
+	time.Sleep(2 * time.Second)
 	for _, pid := range daemons {
 		if alive(strconv.Itoa(pid)) {
 			syscall.Kill(pid, syscall.SIGKILL)

@@ -119,6 +119,7 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 		AdoptOrphans: s.opts.Subreaper,
 		Prepare:      box.prepare,
 		Reaper:       box.reaper,
+		Track:        s.opts.Keeper.Track,
 	})
 	if err != nil {
 		return nil, err

@@ -36,6 +36,10 @@ type Spec struct {
 	// is then the leader's end, and what it left is swept (with grace,
 	// and named) before the reaper and its namespace go.
 	Reaper bool
+	// Track, with Reaper, is given a pidfd of the started reaper before
+	// it may start its command (the lock keeper's Track); an error stops
+	// it unstarted.
+	Track func(pidfd int) error
 }
 
 // EnableSubreaper makes the calling process the reaper of orphaned
@@ -114,7 +118,9 @@ func Start(spec Spec) (*Process, error) {
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
 	var theirs *os.File
+	pidfd := -1
 	if spec.Reaper {
+		cmd.SysProcAttr.PidFD = &pidfd
 		var err error
 		if p.control, theirs, err = controlPair(); err != nil {
 			return nil, core.Wrap(err, "spawn_failed", "cannot create the command's control socket: "+err.Error())
@@ -131,6 +137,9 @@ func Start(spec Spec) (*Process, error) {
 			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
 	}
 	p.cmd, p.pid, p.started = cmd, cmd.Process.Pid, time.Now()
+	if err := p.letStart(pidfd); err != nil {
+		return nil, err
+	}
 	go p.watchLeader()
 	if p.control != nil {
 		go p.watchReport()

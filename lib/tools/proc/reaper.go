@@ -2,6 +2,8 @@ package proc
 
 import (
 	"bufio"
+
+	"github.com/josecorral/fluzo/lib/core"
 	"os"
 	"strconv"
 	"strings"
@@ -60,4 +62,33 @@ func (p *Process) release() {
 	if p.control != nil {
 		p.control.Close()
 	}
+}
+
+// GoLine is what fluzo-tool writes on a reaper's control socket once the
+// reaper may start its command (after the lock keeper tracks it).
+const GoLine = "go\n"
+
+// letStart hands a reaper's pidfd to spec.Track and then lets the reaper
+// start its command; a failed Track kills the reaper unstarted.
+func (p *Process) letStart(pidfd int) error {
+	if p.control == nil {
+		return nil
+	}
+	var err error
+	if p.spec.Track != nil {
+		err = p.spec.Track(pidfd)
+	}
+	if pidfd >= 0 {
+		unix.Close(pidfd)
+	}
+	if err == nil {
+		_, err = p.control.Write([]byte(GoLine))
+	}
+	if err != nil {
+		unix.Kill(p.pid, unix.SIGKILL)
+		p.release()
+		p.cmd.Wait()
+		return core.AsError(err)
+	}
+	return nil
 }

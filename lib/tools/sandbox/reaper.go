@@ -44,6 +44,15 @@ func catchSignals() chan os.Signal {
 // signals only the launcher) it forwards signals to the command and exits
 // with the command's status at once.
 func superviseCommand(argv []string, control *os.File, sigs chan os.Signal) error {
+	var fromTool *bufio.Reader
+	if control != nil {
+		// Not before fluzo-tool says so: it first hands this process's
+		// pidfd to the lock keeper (proc.Keeper).
+		fromTool = bufio.NewReader(control)
+		if line, _ := fromTool.ReadString('\n'); line != proc.GoLine {
+			os.Exit(1)
+		}
+	}
 	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2},
 		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}})
 	if err != nil {
@@ -66,7 +75,7 @@ func superviseCommand(argv []string, control *os.File, sigs chan os.Signal) erro
 	go func() {
 		// EOF: fluzo-tool released the launcher or is gone; either way
 		// the namespace ends now.
-		bufio.NewReader(control).ReadString('\n')
+		fromTool.ReadString('\n')
 		close(released)
 	}()
 	select {
