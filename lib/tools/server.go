@@ -140,6 +140,7 @@ func NewServer(opts Options) (*Server, error) {
 // Close releases the root handle and removes the commands' private
 // temporary directory.
 func (s *Server) Close() error {
+	s.opts.Keeper.Close()
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
 		s.tmpLock.Close()

@@ -109,9 +109,16 @@ command left (SIGTERM, grace, SIGKILL; named under "ended"). When the
 launcher dies — with fluzo-tool, through its parent-death signal, even when
 the owner and fluzo-tool are SIGKILLed at the same instant — the kernel
 kills every process of the namespace, daemons in sessions of their own
-included. Known window: a SIGKILLed owner's workspace lock is released by
-the kernel at once, while the commands die only once fluzo-tool's death has
-reached the launcher (measured 0-263 ms on a loaded two-core machine).
+included. The owner's workspace lock outlives them: given the lock
+(fluzo-agent passes it), serve starts a lock keeper (its own session, no
+parent-death signal) holding a duplicate of the lock descriptor and a pidfd
+of every launcher, and a launcher starts its command only once the keeper
+has it. When serve is gone the keeper waits for every launcher to exit — a
+PID namespace's init exits only after the kernel killed and reaped every
+process of the namespace — and only then closes the lock, so a later owner
+cannot take the workspace while a command could still write. (Without the
+keeper a SIGKILLed owner's lock was free up to 263 ms, measured on a loaded
+two-core machine, before its commands were gone.)
 A protected name that does not exist yet (a repository without .fluzo) has
 nothing to bind, so the child can create it; the check below reports it. Either way, after every command fluzo-tool
 compares the identity and content of .git/config, HEAD, hooks/ and info/,

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"golang.org/x/sys/unix"
@@ -34,6 +35,7 @@ const KeeperCommand = "lock-keeper"
 type Keeper struct {
 	mu   sync.Mutex
 	sock *os.File
+	cmd  *exec.Cmd
 }
 
 // StartKeeper starts exe's lock keeper holding lock; nil lock: no keeper
@@ -54,10 +56,26 @@ func StartKeeper(exe string, lock *os.File) (*Keeper, error) {
 		ours.Close()
 		return nil, core.Wrap(err, core.CodeFailed, "cannot start the lock keeper "+exe)
 	}
-	// Not waited for: it outlives this process by design; whoever reaps
-	// orphans collects it.
-	cmd.Process.Release()
-	return &Keeper{sock: ours}, nil
+	return &Keeper{sock: ours, cmd: cmd}, nil
+}
+
+// keeperExitWait bounds how long a closing server waits for its keeper.
+const keeperExitWait = 5 * time.Second
+
+// Close tells the keeper this server is done and reaps it: its commands
+// have ended, so it exits at once (a server that dies instead leaves it
+// to whoever adopts it, after it has waited for the commands).
+func (k *Keeper) Close() {
+	if k == nil {
+		return
+	}
+	k.sock.Close()
+	done := make(chan struct{})
+	go func() { k.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(keeperExitWait):
+	}
 }
 
 // Track hands the keeper a pidfd of a launcher; once it returns, the
