@@ -106,9 +106,11 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		w.Close()
 		return nil, err
 	}
-	if err := consent.AuditAdmitted(ctx, st, agreed); err != nil {
+	if ev, ok, err := consent.AuditAdmitted(ctx, st, agreed); err != nil {
 		w.Close()
 		return nil, err
+	} else if ok {
+		w.send(ev)
 	}
 	if w.Recovery.Changed() {
 		for _, ev := range recoveredEvents(ctx, st, w.Recovery) {

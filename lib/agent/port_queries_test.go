@@ -86,7 +86,11 @@ func TestPortQueriesAnswerOrRejectTyped(t *testing.T) {
 	if snap["cursor"].(float64) != 1 || len(snap["seqs"].(map[string]any)) != 1 {
 		t.Fatalf("new store snapshot: %v", snap)
 	}
-	// set_yolo while idle is still audited: a session-less yolo event.
+	// set_yolo while idle is still audited: a session-less yolo event
+	// (after the consent audit, streamed when the owner opened).
+	if len(events) == 2 && events[0].Type == core.EvConsentGranted {
+		events = events[1:]
+	}
 	if len(events) != 1 || events[0].Type != core.EvYolo || events[0].Session != "" || !strings.Contains(string(events[0].Data), `"on":true`) {
 		t.Fatalf("yolo audit events: %+v", events)
 	}

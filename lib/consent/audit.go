@@ -91,13 +91,14 @@ func appendIfStore(ctx context.Context, ws store.Workspace, ev core.Event) (bool
 // AuditAdmitted appends consent.granted for rec, the consent that
 // admitted an owner, unless the store already records it (same
 // fingerprint and time): a consent given before the store existed, or by
-// --consent, enters the trail here.
-func AuditAdmitted(ctx context.Context, st *store.Store, rec Record) error {
+// --consent, enters the trail here. It returns the stored event (ok false
+// when none was added), for the owner to stream.
+func AuditAdmitted(ctx context.Context, st *store.Store, rec Record) (ev core.Event, ok bool, err error) {
 	if rec.Fingerprint == "" {
-		return nil
+		return core.Event{}, false, nil
 	}
 	recorded := false
-	_, err := st.EachEvent(ctx, store.EventQuery{Type: core.EvConsentGranted}, func(ev core.Event) error {
+	_, err = st.EachEvent(ctx, store.EventQuery{Type: core.EvConsentGranted}, func(ev core.Event) error {
 		var d GrantedData
 		if json.Unmarshal(ev.Data, &d) == nil && d.Fingerprint == rec.Fingerprint && d.GrantedAt == rec.GrantedAt {
 			recorded = true
@@ -105,10 +106,11 @@ func AuditAdmitted(ctx context.Context, st *store.Store, rec Record) error {
 		return nil
 	})
 	if err != nil || recorded {
-		return err
+		return core.Event{}, false, err
 	}
-	return st.Write(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(grantedEvent(rec, ViaOwner))
+	err = st.Write(ctx, func(tx *store.Tx) error {
+		ev, err = tx.Append(grantedEvent(rec, ViaOwner))
 		return err
 	})
+	return ev, err == nil, err
 }

@@ -56,8 +56,15 @@ func StartKeeper(exe string, lock *os.File) (*Keeper, error) {
 		ours.Close()
 		return nil, core.Wrap(err, core.CodeFailed, "cannot start the lock keeper "+exe)
 	}
+	ownHelpers.Store(cmd.Process.Pid, true)
 	return &Keeper{sock: ours, cmd: cmd}, nil
 }
+
+// ownHelpers are this process's own children that are no command's
+// orphans (the lock keeper): a subreaper's sweep leaves them alone.
+var ownHelpers sync.Map
+
+func isOwnHelper(pid int) bool { _, ok := ownHelpers.Load(pid); return ok }
 
 // keeperExitWait bounds how long a closing server waits for its keeper.
 const keeperExitWait = 5 * time.Second
@@ -71,7 +78,7 @@ func (k *Keeper) Close() {
 	}
 	k.sock.Close()
 	done := make(chan struct{})
-	go func() { k.cmd.Wait(); close(done) }()
+	go func() { k.cmd.Wait(); ownHelpers.Delete(k.cmd.Process.Pid); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(keeperExitWait):
