@@ -70,9 +70,12 @@ func Launch(planJSON string, argv []string) error {
 	if err := bindReadOnly(plan.ReadOnly); err != nil {
 		return Unavailable("cannot bind the protected paths read-only: " + err.Error())
 	}
-	if err := mountOwnProc(); err != nil {
-		return Unavailable("cannot mount the command's own /proc: " + err.Error())
-	}
+	// Without its own /proc (a kernel refuses procfs in a user namespace
+	// when the host's /proc is partly masked, as in many containers) the
+	// command still runs in its PID namespace, which is what ends its
+	// daemons; it then sees the host's /proc, where /proc/self is right
+	// and /proc/$$ is not.
+	_ = mountOwnProc()
 	if err := reenter(plan.Cwd); err != nil {
 		return Unavailable(err.Error())
 	}
