@@ -76,3 +76,34 @@ func Tasks() (string, Args) { return "tasks", Args{} }
 // Diagnose asks for a task's diagnosis (lib/observe's, as fluzo-observe
 // diag --json prints it).
 func Diagnose(task string) (string, Args) { return "diagnose", Args{"task": task} }
+
+// Settings asks for every effective setting with its registry entry.
+func Settings() (string, Args) { return "settings", Args{} }
+
+// ConfigEdit is one setting change: the key and its value as command-line
+// text (as --set takes it).
+type ConfigEdit struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ConfigChange applies edits to this session (validated whole by the
+// runtime) and, with save, writes the session's applied edits to .fluzo;
+// merge saves over an outside change, consent records the user's answer to
+// a consent prompt. origin is settings, theme_picker or dev_menu.
+func ConfigChange(origin string, edits []ConfigEdit, save, merge, consent bool) (string, Args) {
+	a := Args{"origin": origin}
+	if len(edits) > 0 {
+		a["changes"] = edits
+	}
+	if save {
+		a["save"] = true
+	}
+	if merge {
+		a["merge"] = true
+	}
+	if consent {
+		a["consent"] = true
+	}
+	return "config_change", a
+}
