@@ -27,6 +27,9 @@ type Options struct {
 	FPS           int  // 0..60
 	FPSSet        bool // FPS came from the command line (else tui.animation_fps applies)
 	ReducedMotion bool
+	// DevMenu enables the developer menu; DevMenuSet says the command
+	// line decided (--dev-menu / --no-dev-menu), else tui.dev_menu does.
+	DevMenu, DevMenuSet bool
 	Theme         string     // default or high-contrast
 	Caps          theme.Caps // colour depth and ASCII (theme.Detect + flags)
 	Mouse         bool
@@ -69,6 +72,9 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogSettings
+	dialogTheme
+	dialogDevMenu
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -140,6 +146,7 @@ type App struct {
 	startErr      error             // the serve child could not start
 	stats         renderStats
 	rows          rowIndex // the conversation's row space, kept across frames
+	cfg           settingsUI // settings screens, theme picker, developer menu (settings.go)
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -176,6 +183,7 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	a.lastEnter = a.start - time.Hour
 	a.dirty.all = true
 	a.waveRow = -1
+	a.cfg.devMenu = opts.DevMenu
 	return a
 }
 

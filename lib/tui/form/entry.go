@@ -13,6 +13,7 @@ import (
 type Entry struct {
 	Key, Type, Unit, Source, Privacy, Apply, Description, Valid string
 	Value, Default                                              string
+	Line                                                        int // in .fluzo, when Source is file
 	Min, Max                                                    *float64
 	Options                                                     []string
 	Locked, Edited, PendingRestart, DevMenu                     bool
