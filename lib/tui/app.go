@@ -30,10 +30,10 @@ type Options struct {
 	// DevMenu enables the developer menu; DevMenuSet says the command
 	// line decided (--dev-menu / --no-dev-menu), else tui.dev_menu does.
 	DevMenu, DevMenuSet bool
-	Theme         string     // default or high-contrast
-	Caps          theme.Caps // colour depth and ASCII (theme.Detect + flags)
-	Mouse         bool
-	Workspace     string
+	Theme               string     // default or high-contrast
+	Caps                theme.Caps // colour depth and ASCII (theme.Detect + flags)
+	Mouse               bool
+	Workspace           string
 	// ReadOnlyHistory reads stored events without owning the workspace
 	// (fluzo-store events), for when another process owns it; nil: none.
 	ReadOnlyHistory func() ([]port.Event, error)
@@ -145,7 +145,7 @@ type App struct {
 	pending       map[string]string // request id -> command name
 	startErr      error             // the serve child could not start
 	stats         renderStats
-	rows          rowIndex // the conversation's row space, kept across frames
+	rows          rowIndex   // the conversation's row space, kept across frames
 	cfg           settingsUI // settings screens, theme picker, developer menu (settings.go)
 }
 
