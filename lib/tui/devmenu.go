@@ -65,6 +65,8 @@ func (a *App) devMenuKey(ev *tcell.EventKey) {
 		a.applyPresentation(a.effective(f))
 	case tcell.KeyCtrlN:
 		a.cfg.synthetic = (a.cfg.synthetic + 1) % len(syntheticStates)
+	case tcell.KeyCtrlP: // narrow screens: the synthetic preview instead of the controls
+		a.cfg.showPreview = !a.cfg.showPreview
 	}
 }
 
@@ -84,9 +86,20 @@ var syntheticNotices = []struct {
 
 func (a *App) drawDevMenu(l layout) {
 	x, y, w, h := settingsBox(l)
-	footer := " ↑/↓ select · ←/→ change · ctrl+a apply · ctrl+s save · ctrl+r defaults · ctrl+n next sample · esc cancel "
+	footer := []string{
+		" ↑/↓ select · ←/→ change · ctrl+a apply · ctrl+s save · ctrl+r defaults · ctrl+n next sample · esc cancel ",
+		" ←/→ change · ctrl+a apply · ctrl+s save · ctrl+r defaults · esc cancel ",
+		" ctrl+a apply · ctrl+s save · esc cancel "}
+	if w < 100 { // no room beside the controls: ctrl+p swaps them for the preview
+		if a.cfg.showPreview {
+			a.drawSynthetic(x, y, w, h)
+			a.p.put(x+2, y+h-1, w-4, line{span(" ctrl+p controls · ctrl+n next sample · esc cancel ", theme.Subtle)})
+			return
+		}
+		footer = append([]string{" ←/→ change · ctrl+a apply · ctrl+s save · ctrl+p preview · esc cancel "}, footer[len(footer)-1])
+	}
 	preview := 0
-	if w >= 100 && h >= 16 {
+	if w >= 100 {
 		preview = 40
 	}
 	a.drawFormBox(x, y, w-preview, h, "Developer menu", footer)

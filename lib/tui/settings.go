@@ -35,7 +35,8 @@ type settingsUI struct {
 	// devMenu is on with --dev-menu or tui.dev_menu = true (off by
 	// default, PRD §29.2.2); renderDiag shows the redraw overlay.
 	devMenu, renderDiag bool
-	synthetic           int // the developer menu's synthetic logo state
+	synthetic           int  // the developer menu's synthetic logo state
+	showPreview         bool // narrow developer menu: the preview instead of the controls
 	meter               redraw.Meter
 }
 

@@ -113,12 +113,15 @@ func settingsBox(l layout) (x, y, w, h int) {
 
 func (a *App) drawSettings(l layout) {
 	x, y, w, h := settingsBox(l)
-	a.drawFormBox(x, y, w, h, "Settings", " ↑/↓ select · ←/→ change · enter edit · tab screen · ctrl+d default · ctrl+a apply · ctrl+s save · esc close ")
+	a.drawFormBox(x, y, w, h, "Settings", []string{
+		" ↑/↓ select · ←/→ change · enter edit · tab screen · ctrl+d default · ctrl+a apply · ctrl+s save · esc close ",
+		" ←/→ change · enter edit · tab screen · ctrl+a apply · ctrl+s save · esc close ",
+		" tab screen · ctrl+a apply · ctrl+s save · esc "})
 }
 
 // drawFormBox draws the open form: title and screen tabs, the rows, the
 // selected entry's details, the status and any prompt, and the footer.
-func (a *App) drawFormBox(x, y, w, h int, title, footer string) {
+func (a *App) drawFormBox(x, y, w, h int, title string, footers []string) {
 	f := a.cfg.form
 	a.p.clear(x, y, w, h)
 	a.frame(x, y, w, h, theme.Accent)
@@ -142,7 +145,18 @@ func (a *App) drawFormBox(x, y, w, h int, title, footer string) {
 	for i, d := range details {
 		a.p.put(x+2, y+2+rows+i, inner, d)
 	}
-	a.p.put(x+2, y+h-1, inner, line{span(truncate(footer, inner, a.p.glyph("…", "...")), theme.Subtle)})
+	a.p.put(x+2, y+h-1, inner, line{span(truncate(fitting(footers, inner), inner, a.p.glyph("…", "...")), theme.Subtle)})
+}
+
+// fitting is the longest footer that fits width (the last, shortest one
+// otherwise): the apply and save keys must stay visible at 60 columns.
+func fitting(footers []string, width int) string {
+	for _, f := range footers {
+		if cellWidth(f) <= width {
+			return f
+		}
+	}
+	return footers[len(footers)-1]
 }
 
 // drawFormRow: key left, value right, markers in words (never colour
