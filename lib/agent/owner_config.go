@@ -68,7 +68,14 @@ func (p *Port) sessionConfig() *config.Config {
 	return p.Owner.Config
 }
 
-func (p *Port) settingsAnswer() map[string]any {
+// settingsReply is the settings answer; settings comes first on the wire,
+// where clients written against the older answer look for it.
+type settingsReply struct {
+	Settings []settingEntry `json:"settings"`
+	File     string         `json:"file,omitempty"`
+}
+
+func (p *Port) settingsAnswer() settingsReply {
 	cfg := p.sessionConfig()
 	st := &p.Owner.settings
 	edited := map[string]bool{}
@@ -91,7 +98,7 @@ func (p *Port) settingsAnswer() map[string]any {
 		}
 		out = append(out, e)
 	}
-	return map[string]any{"settings": out, "file": cfg.Path}
+	return settingsReply{Settings: out, File: cfg.Path}
 }
 
 type configEdit struct {
@@ -147,9 +154,8 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 		}
 	}
 	p.recordChange(ctx, a.Origin, effects, a.Save)
-	for k, v := range p.settingsAnswer() {
-		ans[k] = v
-	}
+	reply := p.settingsAnswer()
+	ans["settings"], ans["file"] = reply.Settings, reply.File
 	ans["saved"] = a.Save
 	return ans, nil
 }

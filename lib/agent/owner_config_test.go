@@ -66,7 +66,7 @@ func change(t *testing.T, p *Port, body string) (map[string]any, error) {
 
 func entry(t *testing.T, p *Port, key string) settingEntry {
 	t.Helper()
-	for _, e := range p.settingsAnswer()["settings"].([]settingEntry) {
+	for _, e := range p.settingsAnswer().Settings {
 		if e.Key == key {
 			return e
 		}
