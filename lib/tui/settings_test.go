@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -292,7 +291,3 @@ func TestDeveloperMenuControlsReachOnlyTheCatalog(t *testing.T) {
 		t.Errorf("%d commands sent, want apply and save", n)
 	}
 }
-
-var _ = json.Marshal
-
-func dump(h *harness) string { return strings.Join(h.screenText(), "\n") }
