@@ -19,6 +19,9 @@ type intervention struct {
 type Inbox struct {
 	mu    sync.Mutex
 	items []intervention
+	// budgets are limits applied from the settings while the task runs,
+	// taken at its next safe boundary (owner_config_budget.go).
+	budgets *budgets
 }
 
 // queue appends a new intervention and returns it.

@@ -259,26 +259,29 @@ type effect struct {
 	Key     string `json:"key"`
 	Value   any    `json:"value"`
 	Privacy string `json:"privacy"`
-	// When is now (this session, the admission actor included), next_task
-	// (a task is running: the next one uses it) or restart (pending until
-	// fluzo-agent serve restarts).
+	// When is now (this session, the admission actor included),
+	// safe_boundary (a task budget the running task takes before its next
+	// turn), next_task (a task is running: the next one uses it) or
+	// restart (pending until fluzo-agent serve restarts).
 	When string `json:"when"`
 }
 
 // adopt makes next the session's configuration: the admission actor
 // takes new model and pool limits at once (lowered limits drain, a raised
-// one admits waiting requests), everything else applies to the next task.
+// one admits waiting requests), a running task takes new budgets at its
+// next safe boundary, everything else applies to the next task.
 func (p *Port) adopt(next *config.Config, changes []configEdit) []effect {
 	st := &p.Owner.settings
 	p.Owner.admission.Apply(next)
 	p.mu.Lock()
-	running := p.running
+	running, inbox := p.running, p.inbox
 	if running {
 		st.next = next
 	} else {
 		p.Owner.Config, st.next = next, nil
 	}
 	p.mu.Unlock()
+	budgetsChanged := false
 	var out []effect
 	for _, c := range changes {
 		s, _ := config.Lookup(c.Key)
@@ -292,6 +295,8 @@ func (p *Port) adopt(next *config.Config, changes []configEdit) []effect {
 			}
 			st.pendingRestart[c.Key] = true
 		case admissionKey(c.Key), strings.HasPrefix(c.Key, "tui."):
+		case running && budgetKey(c.Key) && inbox != nil:
+			e.When, budgetsChanged = "safe_boundary", true
 		case running:
 			e.When = "next_task"
 		}
@@ -299,6 +304,9 @@ func (p *Port) adopt(next *config.Config, changes []configEdit) []effect {
 			st.edited = append(st.edited, c.Key)
 		}
 		out = append(out, e)
+	}
+	if budgetsChanged {
+		inbox.setBudgets(budgetsOf(next))
 	}
 	return out
 }

@@ -37,8 +37,8 @@ type SettingsAnswer struct {
 	Saved    bool           `json:"saved,omitempty"`
 }
 
-// AppliedEdit says when one applied key takes effect: now, next_task or
-// restart. Value is redacted unless the setting is a public preference.
+// AppliedEdit says when one applied key takes effect: now, safe_boundary
+// (the running task's next turn), next_task or restart. Value is redacted unless the setting is a public preference.
 type AppliedEdit struct {
 	Key   string          `json:"key"`
 	Value json.RawMessage `json:"value"`

@@ -214,26 +214,22 @@ func (a *App) configChanged(raw json.RawMessage) {
 	var ans port.SettingsAnswer
 	json.Unmarshal(raw, &ans)
 	a.takeSettings(raw)
-	var now, next, restart []string
+	when := map[string][]string{}
 	for _, e := range ans.Applied {
-		switch e.When {
-		case "now":
-			now = append(now, e.Key)
-		case "next_task":
-			next = append(next, e.Key)
-		default:
-			restart = append(restart, e.Key+" (pending restart)")
-		}
+		when[e.When] = append(when[e.When], safeLine(e.Key))
 	}
 	var parts []string
-	if len(now) > 0 {
-		parts = append(parts, "now: "+strings.Join(now, ", "))
+	for _, w := range []struct{ key, label string }{
+		{"now", "now: "}, {"safe_boundary", "running task, next turn: "}, {"next_task", "next task: "},
+		{"restart", "after restart (pending): "},
+	} {
+		if keys := when[w.key]; len(keys) > 0 {
+			parts = append(parts, w.label+strings.Join(keys, ", "))
+			delete(when, w.key)
+		}
 	}
-	if len(next) > 0 {
-		parts = append(parts, "next task: "+strings.Join(next, ", "))
-	}
-	if len(restart) > 0 {
-		parts = append(parts, "after restart: "+strings.Join(restart, ", "))
+	for w, keys := range when { // a "when" this client does not know: said as it is
+		parts = append(parts, safeLine(w)+": "+strings.Join(keys, ", "))
 	}
 	msg := "applied " + strings.Join(parts, " · ")
 	if len(parts) == 0 {

@@ -116,8 +116,11 @@ Queries (read-only):
               all are valid (invalid_configuration, one diagnostic per key).
               A --set key is refused (locked). Model and pool limits reach
               the admission actor at once ("when":"now"), even while a task
-              runs; other keys apply to the next task ("next_task") or only
-              after a restart ("restart", pending). A security change
+              runs; task budgets (harness.max_turns, max_tool_calls,
+              max_total_tokens, max_active_seconds) reach a running task
+              before its next turn ("safe_boundary"; consumption never
+              resets); other keys apply to the next task ("next_task") or
+              only after a restart ("restart", pending). A security change
               (destinations, decision.enabled, ...) needs consent: refused
               with configuration_required unless "consent":true records the
               user's answer. save writes this session's applied edits to
