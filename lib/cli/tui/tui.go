@@ -138,9 +138,9 @@ func action(ctx context.Context, c *cli.Command) error {
 	// running task to stop; CloseWithin bounds the wait instead.
 	opts := ltui.Options{
 		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
-		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
-		Mouse:     c.Bool("mouse"),
-		DevMenu:   c.Bool("dev-menu"), DevMenuSet: c.Bool("dev-menu") || c.Bool("no-dev-menu"),
+		Caps:    theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
+		Mouse:   c.Bool("mouse"),
+		DevMenu: c.Bool("dev-menu"), DevMenuSet: c.Bool("dev-menu") || c.Bool("no-dev-menu"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
 		ReadOnlyHistory: func() ([]port.Event, error) { return storedEvents(ctx, root) },
 	}
