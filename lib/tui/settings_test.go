@@ -291,3 +291,17 @@ func TestDeveloperMenuControlsReachOnlyTheCatalog(t *testing.T) {
 		t.Errorf("%d commands sent, want apply and save", n)
 	}
 }
+
+// Saving the theme over an outside change asks to merge in the picker too.
+func TestThemePickerSaveConflictPrompts(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connectSettings(nil)
+	h.keys(key(tcell.KeyF3), key(tcell.KeyDown), key(tcell.KeyCtrlS))
+	h.records(`{"v":1,"type":"error","re":"3","error":{"code":"confirmation_required","message":"changed","details":{"outside_change":"replaced","conflicts":[]}}}`)
+	h.mustShow(".fluzo was replaced outside this session")
+	h.mustShow("m: merge")
+	h.keys(runeKey('m'))
+	if m := h.port.last("config_change"); m["merge"] != true || m["origin"] != "theme_picker" {
+		t.Fatalf("merge sent %v", m)
+	}
+}

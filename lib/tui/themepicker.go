@@ -91,6 +91,11 @@ func (a *App) drawThemePicker(l layout) {
 	sample := y + 4 + len(p.Options())
 	a.p.put(x+2, sample, w-4, line{span("Sample: ", theme.Muted), span("accent ", theme.Accent), span("success ", theme.Success),
 		span("warning ", theme.Warning), span("error ", theme.Error), span("muted", theme.Muted)})
+	for i, t := range a.cfg.prompt.text {
+		if r := sample + 2 + i; r < y+h-2 {
+			a.p.put(x+2, r, w-4, line{span(t, theme.Warning)})
+		}
+	}
 	if a.cfg.status != "" {
 		tok := theme.Success
 		if a.cfg.isError {
