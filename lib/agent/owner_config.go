@@ -53,6 +53,7 @@ type settingEntry struct {
 	Description    string         `json:"description"`
 	Locked         bool           `json:"locked,omitempty"`
 	DevMenu        bool           `json:"dev_menu,omitempty"`
+	TaskBudget     bool           `json:"task_budget,omitempty"`
 	Edited         bool           `json:"edited,omitempty"`
 	PendingRestart bool           `json:"pending_restart,omitempty"`
 }
@@ -90,7 +91,7 @@ func (p *Port) settingsAnswer() settingsReply {
 		}
 		e := settingEntry{Value: v, Type: s.Kind, Unit: s.Unit, Default: s.Default, Options: s.Options,
 			Valid: s.ValidRange(), Privacy: s.Privacy, Apply: s.Apply, Description: s.Description,
-			Locked: v.Source == config.SourceCLI, DevMenu: config.InDevMenu(v.Key),
+			Locked: v.Source == config.SourceCLI, DevMenu: config.InDevMenu(v.Key), TaskBudget: budgetKey(v.Key),
 			Edited: edited[v.Key], PendingRestart: st.pendingRestart[v.Key]}
 		if s.HasRange {
 			lo, hi := s.Min, s.Max
@@ -117,6 +118,10 @@ type configChangeArgs struct {
 	// Consent records the user's consent for the changed destinations or
 	// security settings, answered in the client's consent prompt.
 	Consent bool `json:"consent,omitempty"`
+	// CurrentTask also hands changed task budgets to the running task (at
+	// its next safe boundary): the additional explicit action PRD §26.2
+	// requires. Without it they apply to the next task.
+	CurrentTask bool `json:"current_task,omitempty"`
 	// Origin is the client surface: settings (default), theme_picker or
 	// dev_menu; the developer menu may change only config.DevMenuKeys.
 	Origin string `json:"origin,omitempty"`
@@ -141,7 +146,7 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 			return nil, err
 		}
 	}
-	effects := p.adopt(next, a.Changes)
+	effects := p.adopt(next, a.Changes, a.CurrentTask)
 	ans := map[string]any{"applied": effects}
 	if a.Save {
 		saved, err := p.saveSettings(ctx, a.Merge)
@@ -269,8 +274,9 @@ type effect struct {
 // adopt makes next the session's configuration: the admission actor
 // takes new model and pool limits at once (lowered limits drain, a raised
 // one admits waiting requests), a running task takes new budgets at its
-// next safe boundary, everything else applies to the next task.
-func (p *Port) adopt(next *config.Config, changes []configEdit) []effect {
+// next safe boundary when the user asked for that (currentTask),
+// everything else applies to the next task.
+func (p *Port) adopt(next *config.Config, changes []configEdit, currentTask bool) []effect {
 	st := &p.Owner.settings
 	p.Owner.admission.Apply(next)
 	p.mu.Lock()
@@ -295,7 +301,7 @@ func (p *Port) adopt(next *config.Config, changes []configEdit) []effect {
 			}
 			st.pendingRestart[c.Key] = true
 		case admissionKey(c.Key), strings.HasPrefix(c.Key, "tui."):
-		case running && budgetKey(c.Key) && inbox != nil:
+		case running && currentTask && budgetKey(c.Key) && inbox != nil:
 			e.When, budgetsChanged = "safe_boundary", true
 		case running:
 			e.When = "next_task"

@@ -3,8 +3,9 @@ package agent
 import "github.com/josecorral/fluzo/lib/config"
 
 // Task budgets changed from the settings while a task runs are
-// safe-boundary settings (lib/config's ApplySafeBoundary): the explicit
-// apply hands them to the task's inbox and the loop takes them before its
+// safe-boundary settings (lib/config's ApplySafeBoundary): an apply that
+// also names the current task (PRD §26.2's additional explicit action)
+// hands them to the task's inbox and the loop takes them before its
 // next turn, when every tool call of the previous one has its result.
 // Consumption never resets: a limit at or below what was used ends the
 // task through the ordinary exhaustion path.

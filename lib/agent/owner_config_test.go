@@ -297,3 +297,28 @@ func TestConfigChangeFromTheDeveloperMenu(t *testing.T) {
 		t.Errorf("no redacted config.changed for decision.enabled:\n%s", out)
 	}
 }
+
+// While a task runs, a budget applies to the next task unless the change
+// names the current task; then the task's inbox carries it to the loop.
+func TestConfigChangeBudgetsReachARunningTaskOnlyWhenAsked(t *testing.T) {
+	p, _, _ := settingsPort(t)
+	p.running, p.inbox = true, &Inbox{}
+	ans, err := change(t, p, `"changes":[{"key":"harness.max_turns","value":"5"}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ans["applied"].([]any)[0].(map[string]any)["when"]; w != "next_task" || p.inbox.takeBudgets() != nil {
+		t.Fatalf("without current_task: when %v", w)
+	}
+	ans, err = change(t, p, `"current_task":true,"changes":[{"key":"harness.max_turns","value":"4"}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.inbox.takeBudgets()
+	if w := ans["applied"].([]any)[0].(map[string]any)["when"]; w != "safe_boundary" || b == nil || b.MaxTurns != 4 {
+		t.Fatalf("with current_task: when %v budgets %+v", w, b)
+	}
+	if !entry(t, p, "harness.max_turns").TaskBudget || entry(t, p, "tui.theme").TaskBudget {
+		t.Error("task_budget flags")
+	}
+}

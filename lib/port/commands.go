@@ -87,23 +87,26 @@ type ConfigEdit struct {
 	Value string `json:"value"`
 }
 
+// ChangeOptions qualify a config_change: Save writes the session's
+// applied edits to .fluzo; Merge saves over an outside change; Consent
+// records the user's answer to a consent prompt; CurrentTask also applies
+// task budgets to the running task (the extra explicit step PRD §26.2
+// asks for; otherwise they apply to the next task).
+type ChangeOptions struct {
+	Save, Merge, Consent, CurrentTask bool
+}
+
 // ConfigChange applies edits to this session (validated whole by the
-// runtime) and, with save, writes the session's applied edits to .fluzo;
-// merge saves over an outside change, consent records the user's answer to
-// a consent prompt. origin is settings, theme_picker or dev_menu.
-func ConfigChange(origin string, edits []ConfigEdit, save, merge, consent bool) (string, Args) {
+// runtime). origin is settings, theme_picker or dev_menu.
+func ConfigChange(origin string, edits []ConfigEdit, o ChangeOptions) (string, Args) {
 	a := Args{"origin": origin}
 	if len(edits) > 0 {
 		a["changes"] = edits
 	}
-	if save {
-		a["save"] = true
-	}
-	if merge {
-		a["merge"] = true
-	}
-	if consent {
-		a["consent"] = true
+	for k, on := range map[string]bool{"save": o.Save, "merge": o.Merge, "consent": o.Consent, "current_task": o.CurrentTask} {
+		if on {
+			a[k] = true
+		}
 	}
 	return "config_change", a
 }

@@ -25,6 +25,7 @@ type SettingEntry struct {
 	Description    string          `json:"description"`
 	Locked         bool            `json:"locked,omitempty"`
 	DevMenu        bool            `json:"dev_menu,omitempty"`
+	TaskBudget     bool            `json:"task_budget,omitempty"` // a running task takes it only with CurrentTask
 	Edited         bool            `json:"edited,omitempty"`
 	PendingRestart bool            `json:"pending_restart,omitempty"`
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/josecorral/fluzo/lib/port"
 	"github.com/josecorral/fluzo/lib/tui/form"
 	"github.com/josecorral/fluzo/lib/tui/identity"
 	"github.com/josecorral/fluzo/lib/tui/theme"
@@ -52,9 +53,9 @@ func (a *App) devMenuKey(ev *tcell.EventKey) {
 		a.applyPresentation(a.effective(nil))
 		a.dialog, a.cfg.form = dialogNone, nil
 	case tcell.KeyCtrlA:
-		a.sendChange("dev_menu", editsOf(f.Changes()), false, false, false)
+		a.sendChange("dev_menu", editsOf(f.Changes()), port.ChangeOptions{})
 	case tcell.KeyCtrlS:
-		a.sendChange("dev_menu", editsOf(f.Changes()), true, false, false)
+		a.sendChange("dev_menu", editsOf(f.Changes()), port.ChangeOptions{Save: true})
 	case tcell.KeyCtrlR: // Reset: every unlocked control to its default, previewed
 		for i := range f.Visible() {
 			f.Move(i - f.Selected())

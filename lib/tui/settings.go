@@ -28,7 +28,7 @@ type settingsUI struct {
 	picker  *form.Picker // the open theme picker
 	origin  string       // settings, theme_picker or dev_menu: who sent the last change
 	sent    []port.ConfigEdit
-	resave  bool // the last change also saved: a consent retry saves too
+	sentOpt port.ChangeOptions // a consent or current-task answer resends with these
 	status  string
 	isError bool
 	prompt  settingsPrompt
@@ -46,6 +46,7 @@ const (
 	promptNone     promptKind = iota
 	promptConflict            // .fluzo changed outside: m merges
 	promptConsent             // a security change needs consent: y records it
+	promptCurrentTask         // budgets while a task runs: c applies to it, f to future tasks
 )
 
 type settingsPrompt struct {
@@ -62,7 +63,7 @@ func (a *App) entriesFrom(list []port.SettingEntry) []form.Entry {
 		e := form.Entry{Key: s.Key, Type: s.Type, Unit: s.Unit, Source: s.Source, Privacy: s.Privacy,
 			Apply: s.Apply, Description: s.Description, Valid: s.Valid, Value: valueText(s.Value),
 			Default: valueText(s.Default), Line: s.Line, Min: s.Min, Max: s.Max, Options: s.Options, Locked: s.Locked,
-			Edited: s.Edited, PendingRestart: s.PendingRestart, DevMenu: s.DevMenu}
+			Edited: s.Edited, PendingRestart: s.PendingRestart, DevMenu: s.DevMenu, TaskBudget: s.TaskBudget}
 		if a.tuiFlagSets(s.Key) {
 			e.Locked, e.Source = true, "cli"
 		}
@@ -185,14 +186,14 @@ func (a *App) setTheme(name string) {
 	a.dirty.all = true
 }
 
-// sendChange sends the form's staged edits (and save) from origin.
-func (a *App) sendChange(origin string, edits []port.ConfigEdit, save, merge, consent bool) {
-	if len(edits) == 0 && !save {
+// sendChange sends edits from origin.
+func (a *App) sendChange(origin string, edits []port.ConfigEdit, o port.ChangeOptions) {
+	if len(edits) == 0 && !o.Save {
 		a.settingsStatus("nothing to apply: change a value first", false)
 		return
 	}
-	a.cfg.origin, a.cfg.sent, a.cfg.resave, a.cfg.prompt = origin, edits, save, settingsPrompt{}
-	a.send(port.ConfigChange(origin, edits, save, merge, consent))
+	a.cfg.origin, a.cfg.sent, a.cfg.sentOpt, a.cfg.prompt = origin, edits, o, settingsPrompt{}
+	a.send(port.ConfigChange(origin, edits, o))
 	a.settingsStatus("sent to the runtime…", false)
 }
 
@@ -303,9 +304,15 @@ func (a *App) promptKey(r rune, esc bool) bool {
 		a.cfg.prompt = settingsPrompt{}
 		a.settingsStatus("kept unsaved: the changes stay applied to this session", false)
 	case r == 'm' && a.cfg.prompt.kind == promptConflict:
-		a.sendChange(a.cfg.origin, nil, true, true, false)
+		a.sendChange(a.cfg.origin, nil, port.ChangeOptions{Save: true, Merge: true})
 	case r == 'y' && a.cfg.prompt.kind == promptConsent:
-		a.sendChange(a.cfg.origin, a.cfg.sent, a.cfg.resave, false, true)
+		o := a.cfg.sentOpt
+		o.Consent = true
+		a.sendChange(a.cfg.origin, a.cfg.sent, o)
+	case (r == 'c' || r == 'f') && a.cfg.prompt.kind == promptCurrentTask:
+		o := a.cfg.sentOpt
+		o.CurrentTask = r == 'c'
+		a.sendChange(a.cfg.origin, a.cfg.sent, o)
 	}
 	return true
 }

@@ -51,8 +51,11 @@ func fixtureEntries() []map[string]any {
 			"privacy": "public", "apply": "live", "dev_menu": true, "description": "Overlay render timing diagnostics."},
 	}
 	for _, x := range e {
-		if x["key"] == "tui.animation_fps" {
+		switch x["key"] {
+		case "tui.animation_fps":
 			x["dev_menu"] = true
+		case "harness.max_turns", "harness.max_tool_calls":
+			x["task_budget"] = true
 		}
 	}
 	return e

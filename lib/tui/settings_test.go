@@ -305,3 +305,33 @@ func TestThemePickerSaveConflictPrompts(t *testing.T) {
 		t.Fatalf("merge sent %v", m)
 	}
 }
+
+// New budgets while a task runs apply to future tasks unless the user
+// also applies them to the running task, after seeing the new limits
+// beside what it has used (PRD §26.2).
+func TestSettingsBudgetsWhileATaskRunsAskWhereTheyApply(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	running(h)
+	h.app.send(port.Settings())
+	h.ack(settingsAck(nil))
+	h.keys(key(tcell.KeyF2))
+	selectKey(t, h, "harness.max_turns")
+	h.keys(key(tcell.KeyLeft), key(tcell.KeyCtrlA))
+	if h.port.last("config_change") != nil {
+		t.Fatal("budgets were applied to the running task without asking")
+	}
+	h.mustShow("used so far: unknown (asking the runtime)")
+	h.ack(diagAnswer("tsk_1", "running", 4, 1, 1200, 300, unpriced))
+	h.mustShow("used so far: 4 turns · ≥1500 tokens")
+	h.mustShow("New limits: harness.max_turns 30 → 29")
+	h.keys(runeKey('c'))
+	m := h.port.last("config_change")
+	if m["current_task"] != true || len(sentEdits(t, m)) != 1 {
+		t.Fatalf("c sent %v", m)
+	}
+	selectKey(t, h, "harness.max_tool_calls")
+	h.keys(key(tcell.KeyRight), key(tcell.KeyCtrlA), runeKey('f'))
+	if m := h.port.last("config_change"); m["current_task"] != nil {
+		t.Fatalf("f sent %v", m)
+	}
+}

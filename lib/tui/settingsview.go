@@ -94,9 +94,9 @@ func (a *App) settingsKey(ev *tcell.EventKey) {
 		a.dialog = dialogNone // staged edits are dropped; applied ones stay applied
 		a.cfg.form = nil
 	case tcell.KeyCtrlA:
-		a.sendChange("settings", editsOf(f.Changes()), false, false, false)
+		a.applySettings(false)
 	case tcell.KeyCtrlS:
-		a.sendChange("settings", editsOf(f.Changes()), true, false, false)
+		a.applySettings(true)
 	case tcell.KeyCtrlX:
 		f.Discard()
 		a.settingsStatus("discarded the changes not yet applied", false)
@@ -245,7 +245,11 @@ func (a *App) formDetails(width int) []line {
 			add(line{span("invalid: ", theme.Error), span(p, theme.Base)})
 		}
 	}
-	for _, p := range a.cfg.prompt.text {
+	prompt := a.cfg.prompt.text
+	if a.cfg.prompt.kind == promptCurrentTask {
+		prompt = a.currentTaskPrompt()
+	}
+	for _, p := range prompt {
 		add(line{span(p, theme.Warning)})
 	}
 	if a.cfg.status != "" {

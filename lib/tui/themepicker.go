@@ -59,7 +59,7 @@ func (a *App) themeKey(ev *tcell.EventKey) {
 			a.closePicker()
 			return
 		}
-		a.sendChange("theme_picker", edits, save, false, false)
+		a.sendChange("theme_picker", edits, port.ChangeOptions{Save: save})
 		if !save {
 			a.closePicker()
 		}

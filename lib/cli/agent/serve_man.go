@@ -110,15 +110,16 @@ Queries (read-only):
               locked (set by --set: not changeable here), dev_menu, edited
               (applied this session, not saved), pending_restart
   config_change changes:[{"key","value"}], [save], [merge], [consent],
-              [origin] -> {"applied":[{"key","value","when"}],"saved",
+              [current_task], [origin] -> {"applied":[{"key","value","when"}],"saved",
               "settings",...}. Every value is validated against the
               registry and the result as a whole; nothing is applied unless
               all are valid (invalid_configuration, one diagnostic per key).
               A --set key is refused (locked). Model and pool limits reach
               the admission actor at once ("when":"now"), even while a task
               runs; task budgets (harness.max_turns, max_tool_calls,
-              max_total_tokens, max_active_seconds) reach a running task
-              before its next turn ("safe_boundary"; consumption never
+              max_total_tokens, max_active_seconds; flagged task_budget)
+              reach a running task before its next turn only with
+              "current_task":true ("safe_boundary"; consumption never
               resets); other keys apply to the next task ("next_task") or
               only after a restart ("restart", pending). A security change
               (destinations, decision.enabled, ...) needs consent: refused

@@ -16,7 +16,7 @@ type Entry struct {
 	Line                                                        int // in .fluzo, when Source is file
 	Min, Max                                                    *float64
 	Options                                                     []string
-	Locked, Edited, PendingRestart, DevMenu                     bool
+	Locked, Edited, PendingRestart, DevMenu, TaskBudget         bool
 }
 
 // Value types of entries (lib/config's Kind names, as the port sends them).
