@@ -43,10 +43,10 @@ type settingsUI struct {
 type promptKind uint8
 
 const (
-	promptNone     promptKind = iota
-	promptConflict            // .fluzo changed outside: m merges
-	promptConsent             // a security change needs consent: y records it
-	promptCurrentTask         // budgets while a task runs: c applies to it, f to future tasks
+	promptNone        promptKind = iota
+	promptConflict               // .fluzo changed outside: m merges
+	promptConsent                // a security change needs consent: y records it
+	promptCurrentTask            // budgets while a task runs: c applies to it, f to future tasks
 )
 
 type settingsPrompt struct {
