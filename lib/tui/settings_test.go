@@ -271,7 +271,7 @@ func TestDeveloperMenuControlsReachOnlyTheCatalog(t *testing.T) {
 		for _, k := range []tcell.Key{tcell.KeyRight, tcell.KeyLeft, tcell.KeyRight, tcell.KeyCtrlD, tcell.KeyRight, tcell.KeyCtrlN} {
 			h.keys(key(k))
 		}
-		h.keys(runeKey(' '), runeKey('y'), runeKey('a'), runeKey('t'), runeKey('d'))
+		h.keys(runeKey(' '), runeKey('y'), runeKey('a'), runeKey('t'), runeKey('d'), key(tcell.KeyCtrlY), key(tcell.KeyCtrlU))
 		if i == len(listed)-1 {
 			h.keys(key(tcell.KeyCtrlR), key(tcell.KeyRight), key(tcell.KeyCtrlA), key(tcell.KeyCtrlS))
 		}
@@ -333,5 +333,23 @@ func TestSettingsBudgetsWhileATaskRunsAskWhereTheyApply(t *testing.T) {
 	h.keys(key(tcell.KeyRight), key(tcell.KeyCtrlA), runeKey('f'))
 	if m := h.port.last("config_change"); m["current_task"] != nil {
 		t.Fatalf("f sent %v", m)
+	}
+}
+
+func TestSettingsTypingSearchesTheKeys(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connectSettings(nil)
+	h.keys(key(tcell.KeyF2), key(tcell.KeyBacktab)) // all / advanced
+	h.keys(typed("inflight")...)
+	h.mustShow("no key on this screen matches")
+	h.keys(key(tcell.KeyCtrlU))
+	h.keys(typed("in_flight")...)
+	h.mustShow("filter: in_flight")
+	if v := h.app.cfg.form.Visible(); len(v) != 2 {
+		t.Fatalf("search lists %d keys", len(v))
+	}
+	h.keys(key(tcell.KeyRight))
+	if c := h.app.cfg.form.Changes(); len(c) != 1 || c[0].Key != "models.coder.max_in_flight" {
+		t.Fatalf("changes %v", c)
 	}
 }

@@ -68,9 +68,16 @@ func (a *App) formKey(ev *tcell.EventKey) bool {
 		f.BeginEdit()
 	case tcell.KeyCtrlD:
 		f.Reset()
+	case tcell.KeyCtrlU:
+		f.SetFilter("")
+	case tcell.KeyBackspace, tcell.KeyBackspace2, tcell.KeyCtrlH:
+		if r := []rune(f.Filter()); len(r) > 0 {
+			f.SetFilter(string(r[:len(r)-1]))
+		}
 	case tcell.KeyRune:
-		if ev.Rune() != ' ' {
-			return false
+		if ev.Rune() != ' ' { // typing searches the keys
+			f.SetFilter(f.Filter() + string(ev.Rune()))
+			return true
 		}
 		if e, ok := f.Current(); ok && e.Control() != form.ControlText && e.Control() != form.ControlStepper {
 			f.Step(1)
@@ -131,13 +138,22 @@ func (a *App) drawFormBox(x, y, w, h int, title string, footers []string) {
 		head = append(head, span("  "+a.p.glyph("‹ ", "< ")+gs[f.Group()]+a.p.glyph(" ›", " >"), theme.Base),
 			span("  "+strconv.Itoa(f.Group()+1)+"/"+strconv.Itoa(len(gs))+" · tab next", theme.Muted))
 	}
+	if q := f.Filter(); q != "" {
+		head = append(head, span("  filter: ", theme.Muted), span(safeLine(q), theme.Base))
+	} else {
+		head = append(head, span("  type to search", theme.Subtle))
+	}
 	a.p.put(x+2, y+1, inner, head)
 	details := a.formDetails(inner)
 	rows := h - 4 - len(details)
 	vis := f.Visible()
 	top := scrollInto(0, f.Selected(), rows)
 	if len(vis) == 0 {
-		a.p.put(x+2, y+2, inner, line{span("no settings on this screen", theme.Muted)})
+		msg := "no settings on this screen"
+		if f.Filter() != "" {
+			msg = "no key on this screen matches; ctrl+u clears the search"
+		}
+		a.p.put(x+2, y+2, inner, line{span(msg, theme.Muted)})
 	}
 	for i := 0; i < rows && top+i < len(vis); i++ {
 		a.drawFormRow(x+1, y+2+i, w-2, vis[top+i], top+i == f.Selected())

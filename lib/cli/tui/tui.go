@@ -74,7 +74,8 @@ Ctrl+End or End (conversation) follows the output again.
 
 Settings (F2): every .fluzo key by screen (models and pools, limits, storage,
 telemetry, theme, notifications, developer menu, all) with its value,
-default, source, unit, range and when a change applies. Up/Down select;
+default, source, unit, range and when a change applies. Typing searches the
+keys (Ctrl+U clears); Up/Down select;
 Left/Right step or choose (a value past its range is refused, never
 clamped); Space toggles; Enter edits as text; Ctrl+D restores the default;
 Ctrl+A applies for this session; Ctrl+S also saves to .fluzo (only the

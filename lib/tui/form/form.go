@@ -59,6 +59,7 @@ type Form struct {
 	errs    map[string]string
 	editing bool
 	buf     []rune
+	filter  string
 }
 
 // New returns a form over entries with the given screens.
@@ -117,12 +118,33 @@ func (f *Form) Visible() []Entry {
 		return nil
 	}
 	var out []Entry
+	q := strings.ToLower(f.filter)
 	for _, e := range f.entries {
-		if f.groups[f.group].Match(e) {
+		if f.groups[f.group].Match(e) && strings.Contains(strings.ToLower(e.Key), q) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// maxFilter bounds the search text (as the palette's query).
+const maxFilter = 64
+
+// Filter is the search text: only keys containing it (any case) are
+// listed.
+func (f *Form) Filter() string { return f.filter }
+
+// SetFilter replaces the search text; a text edit is abandoned.
+func (f *Form) SetFilter(q string) {
+	if len(q) > maxFilter {
+		return
+	}
+	for _, r := range q {
+		if r < 0x20 || r == 0x7f {
+			return
+		}
+	}
+	f.editing, f.filter, f.sel = false, q, 0
 }
 
 // Selected is the index of the selected entry in Visible.

@@ -229,3 +229,20 @@ func TestPickerPreviewsAndRestores(t *testing.T) {
 		t.Fatal("wraps back")
 	}
 }
+
+func TestFilterListsOnlyMatchingKeys(t *testing.T) {
+	f := New(sample(), SettingsGroups())
+	f.NextGroup(-1) // all
+	f.SetFilter("FPS")
+	if v := f.Visible(); len(v) != 1 || v[0].Key != "tui.animation_fps" {
+		t.Fatalf("filter FPS lists %v", v)
+	}
+	f.SetFilter("bad\x1b")
+	if f.Filter() != "FPS" {
+		t.Error("a control character entered the filter")
+	}
+	f.SetFilter("")
+	if len(f.Visible()) != len(sample()) {
+		t.Error("clearing the filter")
+	}
+}
