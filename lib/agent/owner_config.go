@@ -129,7 +129,9 @@ type configChangeArgs struct {
 
 // configChange applies validated edits to this session (and saves them
 // when asked). Nothing is applied unless every edit is valid, the result
-// validates whole and any security change has consent.
+// validates whole and any security change has consent; a change that
+// also saves is applied only once the file is written, so a failed save
+// leaves the configuration and the runtime as they were (PRD §26.2).
 func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 	var a configChangeArgs
 	if err := core.DecodeStrict(raw, &a); err != nil {
@@ -146,18 +148,28 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 			return nil, err
 		}
 	}
-	effects := p.adopt(next, a.Changes, a.CurrentTask)
-	ans := map[string]any{"applied": effects}
+	ans := map[string]any{}
 	if a.Save {
-		saved, err := p.saveSettings(ctx, a.Merge)
+		keys := append([]string(nil), p.Owner.settings.edited...)
+		for _, c := range a.Changes {
+			if !contains(keys, c.Key) {
+				keys = append(keys, c.Key)
+			}
+		}
+		saved, info, err := p.saveSettings(next, keys, a.Merge)
 		if err != nil {
-			p.recordChange(ctx, a.Origin, effects, false)
 			return nil, err
 		}
-		for k, v := range saved {
+		next = saved
+		for k, v := range info {
 			ans[k] = v
 		}
 	}
+	effects := p.adopt(next, a.Changes, a.CurrentTask)
+	if a.Save {
+		p.Owner.settings.edited, p.Owner.settings.base = nil, next
+	}
+	ans["applied"] = effects
 	p.recordChange(ctx, a.Origin, effects, a.Save)
 	reply := p.settingsAnswer()
 	ans["settings"], ans["file"] = reply.Settings, reply.File
@@ -346,68 +358,61 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// saveSettings writes the session's applied edits to .fluzo: only those
-// keys, onto the file as it is now, comments and layout kept. A file
-// changed since it was loaded is a confirmation_required conflict unless
-// merge is set; a read-only file is refused before anything is written.
-// Either way the edits stay applied in the session, so nothing is lost.
-func (p *Port) saveSettings(ctx context.Context, merge bool) (map[string]any, error) {
-	st := &p.Owner.settings
-	cur := p.sessionConfig()
-	if cur.Path == "" {
-		return nil, core.Errorf(core.CodeConfigurationRequired, "this session's configuration was not loaded from a file").
+// saveSettings writes keys of cfg (this session's applied edits and the
+// new ones) to .fluzo: only those keys, onto the file as it is now,
+// comments and layout kept. A file changed since it was loaded is a
+// confirmation_required conflict unless merge is set; a read-only file is
+// refused before anything is written. It returns the configuration to
+// adopt: the saved file's (so the next save compares with it), with the
+// CLI overrides carried, or cfg itself when outside changes merged in need
+// consent first (they then apply after a restart).
+func (p *Port) saveSettings(cfg *config.Config, keys []string, merge bool) (*config.Config, map[string]any, error) {
+	if cfg.Path == "" {
+		return nil, nil, core.Errorf(core.CodeConfigurationRequired, "this session's configuration was not loaded from a file").
 			WithHint("run 'fluzo init' to write .fluzo first")
 	}
-	if err := writable(cur.Path); err != nil {
-		return nil, err
+	if err := writable(cfg.Path); err != nil {
+		return nil, nil, err
 	}
-	kind, err := cur.OutsideChangeKind()
+	kind, err := cfg.OutsideChangeKind()
 	if err != nil {
-		return nil, core.Wrap(err, core.CodeStorageError, "cannot read "+cur.Path+" to check it before saving").
-			WithHint("nothing was written; the changes stay applied to this session")
+		return nil, nil, core.Wrap(err, core.CodeStorageError, "cannot read "+cfg.Path+" to check it before saving").
+			WithHint("nothing was written or applied; your edits are kept")
 	}
 	if kind != config.ChangeNone && !merge {
-		return nil, core.Errorf(core.CodeConfirmationRequired, "%s was %s outside this session since it was loaded", cur.Path, kind).
-			WithHint("save again with merge to apply only your edited keys onto the file as it is now, or keep the changes unsaved").
-			With("outside_change", kind).With("conflicts", p.conflicts(cur.Path))
+		return nil, nil, core.Errorf(core.CodeConfirmationRequired, "%s was %s outside this session since it was loaded", cfg.Path, kind).
+			WithHint("save again with merge to write only your edited keys onto the file as it is now; nothing was written or applied").
+			With("outside_change", kind).With("conflicts", p.conflicts(cfg.Path, keys))
 	}
-	d := cur.Edit()
-	for _, k := range st.edited {
-		v, _ := cur.Lookup(k)
+	d := cfg.Edit()
+	for _, k := range keys {
+		v, _ := cfg.Lookup(k)
 		if err := d.SetValue(k, v.Value); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	res, err := d.Save()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	saved := st.edited
-	if err := res.Config.CarryOverrides(cur); err == nil && p.consentFor(res.Config, false) == nil {
-		p.Owner.admission.Apply(res.Config)
-		p.mu.Lock()
-		if p.running {
-			st.next = res.Config
-		} else {
-			p.Owner.Config, st.next = res.Config, nil
-		}
-		p.mu.Unlock()
-		st.base = res.Config
+	info := map[string]any{"file": cfg.Path, "written": keys, "outside_change": kind}
+	if err := res.Config.CarryOverrides(cfg); err != nil || p.consentFor(res.Config, false) != nil {
+		info["note"] = "changes made outside this session need consent or a restart to apply"
+		return cfg, info, nil
 	}
-	st.edited = nil
-	return map[string]any{"file": cur.Path, "written": saved, "outside_change": kind}, nil
+	return res.Config, info, nil
 }
 
 // conflicts lists edited keys whose value in the file changed since it was
 // loaded: a merge would overwrite someone else's edit of the same key.
-func (p *Port) conflicts(path string) []string {
+func (p *Port) conflicts(path string, keys []string) []string {
 	st := &p.Owner.settings
 	disk, err := config.Load(path)
 	if err != nil || st.base == nil {
 		return nil
 	}
 	out := []string{}
-	for _, k := range st.edited {
+	for _, k := range keys {
 		was, _ := st.base.Lookup(k)
 		now, _ := disk.Lookup(k)
 		if fmt.Sprint(was.Value) != fmt.Sprint(now.Value) {
@@ -423,7 +428,7 @@ func writable(path string) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return core.Wrap(err, core.CodeStorageError, "cannot stat "+path+" before saving").
-			WithHint("nothing was written; the changes stay applied to this session")
+			WithHint("nothing was written or applied; your edits are kept")
 	}
 	ro := st.Mode().Perm()&0o222 == 0
 	if !ro {
@@ -436,7 +441,7 @@ func writable(path string) error {
 	}
 	if ro {
 		return core.Errorf(core.CodeStorageError, "%s is read-only (mode %04o): the settings were not saved", path, st.Mode().Perm()).
-			WithHint("make it writable (chmod u+w %s) and save again; the changes stay applied to this session", path).With("path", path)
+			WithHint("make it writable (chmod u+w %s) and save again; nothing was written or applied, your edits are kept", path).With("path", path)
 	}
 	return nil
 }

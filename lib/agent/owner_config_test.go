@@ -227,6 +227,10 @@ func TestConfigChangeSaveOverAnOutsideChangeAsksThenMerges(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != outside {
 		t.Fatal("the conflicting save wrote the file")
 	}
+	if _, err := change(t, p, `"changes":[{"key":"harness.max_tool_calls","value":"50"}],"save":true`); core.CodeOf(err) != core.CodeConfirmationRequired ||
+		entry(t, p, "harness.max_tool_calls").Value.Value != int64(100) {
+		t.Fatalf("a change saved over a conflict was applied: %v", err)
+	}
 	if _, err := change(t, p, `"save":true,"merge":true`); err != nil {
 		t.Fatal(err)
 	}
@@ -237,8 +241,10 @@ func TestConfigChangeSaveOverAnOutsideChangeAsksThenMerges(t *testing.T) {
 }
 
 // A read-only .fluzo is refused with a clear error before anything is
-// written; the change stays applied to the session and can be saved later.
-func TestConfigChangeSaveToAReadOnlyFileLosesNothing(t *testing.T) {
+// written, and a change that was to be saved is not applied either (a
+// failed save leaves the configuration and the runtime as they were; the
+// client keeps the edit). Applied on its own, it is saved once writable.
+func TestConfigChangeSaveToAReadOnlyFileChangesNothing(t *testing.T) {
 	p, _, path := settingsPort(t)
 	if err := os.Chmod(path, 0o444); err != nil {
 		t.Fatal(err)
@@ -250,8 +256,17 @@ func TestConfigChangeSaveToAReadOnlyFileLosesNothing(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != settingsFluzo {
 		t.Fatal("the read-only file changed")
 	}
+	if e := entry(t, p, "harness.max_turns"); e.Value.Value != int64(30) || e.Edited || p.Owner.Config.Int("harness.max_turns") != 30 {
+		t.Fatalf("a failed save applied the change: %+v", e)
+	}
+	if _, err := change(t, p, `"changes":[{"key":"harness.max_turns","value":"40"}]`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := change(t, p, `"save":true`); core.CodeOf(err) != core.CodeStorageError {
+		t.Fatalf("saving applied edits to a read-only file: %v", err)
+	}
 	if e := entry(t, p, "harness.max_turns"); e.Value.Value != int64(40) || !e.Edited {
-		t.Fatalf("the edit was lost: %+v", e)
+		t.Fatalf("the applied edit was lost: %+v", e)
 	}
 	os.Chmod(path, 0o644)
 	if _, err := change(t, p, `"save":true`); err != nil {

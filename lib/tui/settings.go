@@ -276,7 +276,7 @@ func (a *App) configRefused(e core.Error) {
 			}
 			text = append(text, "Changed on both sides: "+strings.Join(keys, ", "))
 		}
-		text = append(text, "m: merge (write only your keys onto the file as it is now) · esc: keep unsaved")
+		text = append(text, "m: merge (write only your keys onto the file as it is now) · esc: cancel")
 		a.cfg.prompt = settingsPrompt{promptConflict, text}
 		a.settingsStatus("not saved yet: the file changed outside", true)
 	case e.Code == core.CodeConfigurationRequired && e.Details["fingerprint"] != nil:
@@ -302,9 +302,11 @@ func (a *App) promptKey(r rune, esc bool) bool {
 		return false
 	case esc:
 		a.cfg.prompt = settingsPrompt{}
-		a.settingsStatus("kept unsaved: the changes stay applied to this session", false)
+		a.settingsStatus("cancelled: nothing was written; changes not applied stay staged", false)
 	case r == 'm' && a.cfg.prompt.kind == promptConflict:
-		a.sendChange(a.cfg.origin, nil, port.ChangeOptions{Save: true, Merge: true})
+		o := a.cfg.sentOpt
+		o.Save, o.Merge = true, true
+		a.sendChange(a.cfg.origin, a.cfg.sent, o)
 	case r == 'y' && a.cfg.prompt.kind == promptConsent:
 		o := a.cfg.sentOpt
 		o.Consent = true

@@ -125,7 +125,7 @@ func TestSettingsRuntimeRefusalsConflictAndConsent(t *testing.T) {
 	h.mustShow(".fluzo was modified outside this session")
 	h.mustShow("Changed on both sides: harness.max_turns")
 	h.keys(runeKey('m'))
-	if m := h.port.last("config_change"); m["merge"] != true || m["save"] != true {
+	if m := h.port.last("config_change"); m["merge"] != true || m["save"] != true || len(sentEdits(t, m)) != 1 {
 		t.Fatalf("merge sent %v", m)
 	}
 	selectKey(t, h, "decision.enabled")

@@ -124,8 +124,10 @@ Queries (read-only):
               only after a restart ("restart", pending). A security change
               (destinations, decision.enabled, ...) needs consent: refused
               with configuration_required unless "consent":true records the
-              user's answer. save writes this session's applied edits to
-              .fluzo, only those keys, comments and layout kept; a file
+              user's answer. save writes this session's applied edits and
+              the new ones to .fluzo, only those keys, comments and layout
+              kept, and applies the new ones only once written (a failed
+              save applies nothing); a file
               changed since load is confirmation_required with
               "outside_change" and "conflicts" (keys edited on both sides)
               until sent again with "merge":true; a read-only file is a
