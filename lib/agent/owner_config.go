@@ -41,21 +41,24 @@ type settingsState struct {
 // provenance and the registry facts a client needs to draw a control.
 type settingEntry struct {
 	config.Value
-	Type           config.Kind    `json:"type"`
-	Unit           string         `json:"unit,omitempty"`
-	Default        any            `json:"default"`
-	Min            *float64       `json:"min,omitempty"`
-	Max            *float64       `json:"max,omitempty"`
-	Options        []string       `json:"options,omitempty"`
-	Valid          string         `json:"valid"`
-	Privacy        config.Privacy `json:"privacy"`
-	Apply          config.Apply   `json:"apply"`
-	Description    string         `json:"description"`
-	Locked         bool           `json:"locked,omitempty"`
-	DevMenu        bool           `json:"dev_menu,omitempty"`
-	TaskBudget     bool           `json:"task_budget,omitempty"`
-	Edited         bool           `json:"edited,omitempty"`
-	PendingRestart bool           `json:"pending_restart,omitempty"`
+	Type        config.Kind    `json:"type"`
+	Unit        string         `json:"unit,omitempty"`
+	Default     any            `json:"default"`
+	Min         *float64       `json:"min,omitempty"`
+	Max         *float64       `json:"max,omitempty"`
+	Options     []string       `json:"options,omitempty"`
+	Valid       string         `json:"valid"`
+	Privacy     config.Privacy `json:"privacy"`
+	Apply       config.Apply   `json:"apply"`
+	Description string         `json:"description"`
+	Locked      bool           `json:"locked,omitempty"`
+	DevMenu     bool           `json:"dev_menu,omitempty"`
+	TaskBudget  bool           `json:"task_budget,omitempty"`
+	Edited      bool           `json:"edited,omitempty"`
+	// Saved is the value in .fluzo (or the default) of an edited key: what
+	// a restart without saving would go back to.
+	Saved          any  `json:"saved,omitempty"`
+	PendingRestart bool `json:"pending_restart,omitempty"`
 }
 
 // sessionConfig is the configuration clients see: one applied while a
@@ -93,6 +96,9 @@ func (p *Port) settingsAnswer() settingsReply {
 			Valid: s.ValidRange(), Privacy: s.Privacy, Apply: s.Apply, Description: s.Description,
 			Locked: v.Source == config.SourceCLI, DevMenu: config.InDevMenu(v.Key), TaskBudget: budgetKey(v.Key),
 			Edited: edited[v.Key], PendingRestart: st.pendingRestart[v.Key]}
+		if was, ok := st.base.Lookup(v.Key); ok && e.Edited {
+			e.Saved = was.Value
+		}
 		if s.HasRange {
 			lo, hi := s.Min, s.Max
 			e.Min, e.Max = &lo, &hi

@@ -111,7 +111,7 @@ func TestConfigChangeRaisesTheRunningTasksAdmissionLimit(t *testing.T) {
 	if p.Owner.Config.Int("models.coder.max_in_flight") != 1 {
 		t.Error("the running task's configuration changed under it")
 	}
-	if e := entry(t, p, "models.coder.max_in_flight"); e.Value.Value != int64(2) || !e.Edited {
+	if e := entry(t, p, "models.coder.max_in_flight"); e.Value.Value != int64(2) || !e.Edited || e.Saved != int64(1) {
 		t.Errorf("settings show %v edited=%v, want 2 edited", e.Value.Value, e.Edited)
 	}
 	p.mu.Lock()

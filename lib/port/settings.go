@@ -27,6 +27,7 @@ type SettingEntry struct {
 	DevMenu        bool            `json:"dev_menu,omitempty"`
 	TaskBudget     bool            `json:"task_budget,omitempty"` // a running task takes it only with CurrentTask
 	Edited         bool            `json:"edited,omitempty"`
+	Saved          json.RawMessage `json:"saved,omitempty"` // the saved value of an edited key
 	PendingRestart bool            `json:"pending_restart,omitempty"`
 }
 

@@ -62,7 +62,7 @@ func (a *App) entriesFrom(list []port.SettingEntry) []form.Entry {
 	for _, s := range list {
 		e := form.Entry{Key: s.Key, Type: s.Type, Unit: s.Unit, Source: s.Source, Privacy: s.Privacy,
 			Apply: s.Apply, Description: s.Description, Valid: s.Valid, Value: valueText(s.Value),
-			Default: valueText(s.Default), Line: s.Line, Min: s.Min, Max: s.Max, Options: s.Options, Locked: s.Locked,
+			Default: valueText(s.Default), Saved: valueText(s.Saved), Line: s.Line, Min: s.Min, Max: s.Max, Options: s.Options, Locked: s.Locked,
 			Edited: s.Edited, PendingRestart: s.PendingRestart, DevMenu: s.DevMenu, TaskBudget: s.TaskBudget}
 		if a.tuiFlagSets(s.Key) {
 			e.Locked, e.Source = true, "cli"

@@ -34,7 +34,7 @@ func fixtureEntries() []map[string]any {
 		{"key": "telemetry.export_enabled", "value": false, "source": "default", "type": "bool", "default": false, "valid": "true or false",
 			"privacy": "security", "apply": "restart", "description": "Export traces, metrics and logs over OTLP."},
 		{"key": "telemetry.archive_enabled", "value": false, "source": "default", "type": "bool", "default": true, "valid": "true or false",
-			"privacy": "public", "apply": "restart", "edited": true, "pending_restart": true, "description": "Keep the local JSONL diagnostic archive."},
+			"privacy": "public", "apply": "restart", "edited": true, "saved": true, "pending_restart": true, "description": "Keep the local JSONL diagnostic archive."},
 		{"key": "policy.grants", "value": []string{}, "source": "default", "type": "string_list", "default": []string{}, "valid": "an array of strings",
 			"privacy": "security", "apply": "future", "description": "Standing grants."},
 		{"key": "tui.theme", "value": "default", "source": "default", "type": "enum", "default": "default", "options": []string{"default", "high_contrast"},

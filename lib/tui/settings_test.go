@@ -58,6 +58,7 @@ func TestSettingsScreensListEveryGroupWithTheEntryFacts(t *testing.T) {
 	selectKey(t, h, "telemetry.archive_enabled")
 	h.mustShow("[unsaved, pending restart]")
 	h.mustShow("applies after a restart")
+	h.mustShow("applied to this session, not saved: .fluzo has [x] on")
 }
 
 // An invalid value gets an inline error naming the key, the prior value

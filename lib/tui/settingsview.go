@@ -255,6 +255,9 @@ func (a *App) formDetails(width int) []line {
 			facts += " · unit " + e.Unit
 		}
 		add(line{span(e.Key, theme.Accent), span("  "+facts, theme.Muted)})
+		if e.Edited {
+			add(line{span("applied to this session, not saved: .fluzo has "+orEmpty(controlText(e, e.Saved)), theme.Warning)})
+		}
 		add(line{span("valid: "+e.Valid+" · "+e.When(), theme.Muted)})
 		add(line{span(safeLine(e.Description), theme.Base)})
 		if p := f.Error(e.Key); p != "" {

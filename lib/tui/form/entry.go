@@ -12,7 +12,7 @@ import (
 // lists and tables in TOML syntax.
 type Entry struct {
 	Key, Type, Unit, Source, Privacy, Apply, Description, Valid string
-	Value, Default                                              string
+	Value, Default, Saved                                       string
 	Line                                                        int // in .fluzo, when Source is file
 	Min, Max                                                    *float64
 	Options                                                     []string
