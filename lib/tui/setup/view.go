@@ -79,7 +79,7 @@ func (f *Flow) View() View {
 	case StepSummary:
 		v.Lines = f.summaryLines()
 		v.Prompt = "Enter or Ctrl+S writes the file; Esc goes back to edit."
-		v.Keys = []KeyHint{{"enter", "write .fluzo"}, {"esc", "back"}, {"pgup/pgdn", "scroll"}, {"ctrl+c", "leave, nothing written"}}
+		v.Keys = []KeyHint{{"enter", "write .fluzo"}, {"esc", "back"}, {"pgup/pgdn", "scroll"}, {"ctrl+c", "leave"}}
 	case StepExclude:
 		v.Lines = []string{"Wrote " + f.env.Path + noteSuffix(f.writeNote), "",
 			"Fluzo keeps sessions, artifacts and telemetry in .fluzodrive/ beside it.",
@@ -121,8 +121,7 @@ func noteSuffix(note string) string {
 func cleartextWarnings(urls []string) []string {
 	var out []string
 	for _, u := range urls {
-		out = append(out, "", "WARNING: "+u+" is plain HTTP to a host that is not loopback: code, conversation",
-			"and any credential travel in cleartext. Consenting accepts this exception for it.")
+		out = append(out, "", "WARNING: "+u+" is plain HTTP to a host that is not loopback: code, conversation and any credential travel in cleartext. Consenting accepts this exception for it.")
 	}
 	return out
 }
@@ -143,10 +142,11 @@ func (f *Flow) fieldView(fl *field, focused bool) FieldView {
 }
 
 func formKeys(st Step) []KeyHint {
-	keys := []KeyHint{{"enter", "next"}, {"tab", "field"}, {"←/→", "choose"}, {"esc", "back"}, {"ctrl+s", "summary"}}
+	keys := []KeyHint{{"enter", "next"}, {"tab", "field"}, {"←/→", "choose"}, {"esc", "back"}}
 	if st == StepEndpoint {
 		keys = append(keys, KeyHint{"ctrl+d", "list models"})
 	}
+	keys = append(keys, KeyHint{"ctrl+s", "summary"})
 	return keys
 }
 
