@@ -15,7 +15,7 @@ import (
 type snapSeam struct{ cleartext []string }
 
 func (snapSeam) Write([]byte, bool) (string, error) { return "", nil }
-func (snapSeam) Exclude() (string, error)         { return "added /.fluzodrive/ to .git/info/exclude", nil }
+func (snapSeam) Exclude() (string, error)           { return "added /.fluzodrive/ to .git/info/exclude", nil }
 func (s snapSeam) Review() (setup.Review, error) {
 	return setup.Review{Lines: []string{"  model        http://127.0.0.1:8080/v1 (loopback) [models.coder.base_url]"}, Cleartext: s.cleartext}, nil
 }
