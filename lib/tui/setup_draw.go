@@ -54,6 +54,14 @@ func (sv *setupView) draw() {
 	}
 	sv.drawStatus(x, h-2, pw, v)
 	sv.drawKeys(x, h-1, pw, v.Keys)
+	// A new screen, or a new status, is painted whole rather than as a
+	// difference from the last: each is read as a page, and a terminal
+	// that dropped part of an update is repaired at the next one.
+	if shown := v.Title + "\x00" + v.Status + "\x00" + v.Error; shown != sv.shown {
+		sv.shown = shown
+		sv.scr.Sync()
+		return
+	}
 	sv.scr.Show()
 }
 

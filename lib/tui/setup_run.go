@@ -106,6 +106,7 @@ type setupView struct {
 	p       painter
 	pasting bool
 	paste   []rune
+	shown   string // the title and status last painted whole
 }
 
 func newSetupView(o SetupOptions, scr tcell.Screen) *setupView {
