@@ -51,7 +51,10 @@ func RunSetup(ctx context.Context, o SetupOptions) (out setup.Outcome, err error
 			err = fmt.Errorf("fluzo-tui crashed: %v", r)
 		}
 	}()
+	// The same modes as the session (Run), so one restore contract holds
+	// for both; focus reports are ignored here.
 	scr.EnablePaste()
+	scr.EnableFocus()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
