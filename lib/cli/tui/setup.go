@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/consent"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
 	ltui "github.com/josecorral/fluzo/lib/tui"
@@ -45,7 +46,7 @@ func planSetup(ctx context.Context, dir, cfgFile string, init bool, interactive 
 	if path == "" {
 		path = filepath.Join(root, config.FileName)
 	}
-	env := setup.Env{Path: path, Workspace: root, Init: init}
+	env := setup.Env{Path: path, Workspace: root, Init: init, Cleartext: cleartext}
 	cfg, err := config.Load(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || core.CodeOf(err) == core.CodeConfigurationRequired && !exists(path):
@@ -68,6 +69,9 @@ func planSetup(ctx context.Context, dir, cfgFile string, init bool, interactive 
 	}
 	return setupPlan{}, nil
 }
+
+// cleartext is lib/consent's rule for the warned plain-HTTP exception.
+func cleartext(url string) bool { return consent.Classify(url) == consent.ClassCleartext }
 
 func exists(path string) bool {
 	_, err := os.Lstat(path)

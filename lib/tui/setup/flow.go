@@ -23,6 +23,10 @@ type Env struct {
 	// Init is true when the person ran fluzo init: the last screen closes
 	// rather than opening the session.
 	Init bool
+	// Cleartext tells a URL that is plain HTTP to a host that is not
+	// loopback (lib/consent's rule); listing its models first asks for
+	// an explicit second Ctrl+D. Nil: no URL is.
+	Cleartext func(url string) bool
 }
 
 // Review is the consent store's redacted review of the written file.
@@ -93,6 +97,9 @@ type Flow struct {
 	discovering bool
 	discovery   string
 	gen         int
+	// warnedHTTP is the cleartext URL whose warning was shown; a second
+	// request for exactly it is the acceptance, for this run only.
+	warnedHTTP string
 
 	scroll int
 	data   []byte
@@ -221,7 +228,7 @@ func (f *Flow) commit() bool {
 // belong to an endpoint that is no longer the one entered.
 func (f *Flow) forgetModels() {
 	f.gen++
-	f.models, f.discovering, f.discovery = nil, false, ""
+	f.models, f.discovering, f.discovery, f.warnedHTTP = nil, false, "", ""
 }
 
 func (f *Flow) isText(fl *field) bool {

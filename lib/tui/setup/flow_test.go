@@ -476,3 +476,25 @@ func TestErrorTextUsesMessageAndHint(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// A plain-HTTP endpoint that is not loopback is listed only after its
+// warning and a second, explicit request; editing the URL withdraws it.
+func TestCleartextDiscoveryNeedsASecondRequest(t *testing.T) {
+	s := &fakeSeam{}
+	f := New(Env{Path: "/ws/.fluzo", Cleartext: func(u string) bool { return strings.HasPrefix(u, "http://10.") }}, s)
+	press(f, enter)
+	focusKey(t, f, "models.coder.base_url")
+	press(f, clear)
+	typeText(f, "http://10.0.0.5:8080/v1")
+	if e := press(f, Key{Code: KeyDiscover}); len(e) != 0 || !strings.Contains(f.View().Status, "WARNING: http://10.0.0.5:8080/v1 is plain HTTP") {
+		t.Fatalf("effects %v status %q", e, f.View().Status)
+	}
+	typeText(f, "0") // a new URL: the warning no longer applies
+	press(f, Key{Code: KeyBackspace})
+	if e := press(f, Key{Code: KeyDiscover}); len(e) != 0 {
+		t.Fatal("an edit kept the acceptance")
+	}
+	if e := press(f, Key{Code: KeyDiscover}); len(e) != 1 {
+		t.Fatal("the second request after the warning was not sent")
+	}
+}

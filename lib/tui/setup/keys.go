@@ -255,6 +255,11 @@ func (f *Flow) discover() Effect {
 			return Effect{}
 		}
 	}
+	if u := f.text("models.coder.base_url"); f.env.Cleartext != nil && f.env.Cleartext(u) && f.warnedHTTP != u {
+		f.warnedHTTP = u
+		f.discovery = "WARNING: " + displayURL(u) + " is plain HTTP to a host that is not loopback: the request and any API key travel in cleartext. Ctrl+D again lists anyway (this URL, this run only)."
+		return Effect{}
+	}
 	f.gen++
 	f.models, f.discovering = nil, true
 	f.discovery = "listing models at " + displayURL(f.text("models.coder.base_url")) + " ..."
