@@ -163,7 +163,8 @@ func (sv *setupView) body(v setup.View, w int) ([]line, int, cursorAt) {
 
 // hangingIndent is where a wrapped line's continuation starts: under
 // the text after a "Label:   " column, else under the line's own indent
-// (two more for a short one, so a wrapped entry stands out).
+// (two more for a short one, so a wrapped entry stands out; none for a
+// paragraph).
 func hangingIndent(s string) int {
 	n := len(s) - len(strings.TrimLeft(s, " "))
 	if i := strings.Index(s, ":  "); i > 0 && i < 20 {
@@ -173,7 +174,10 @@ func hangingIndent(s string) int {
 		}
 		return j
 	}
-	if n >= 8 {
+	switch {
+	case n == 0:
+		return 0
+	case n >= 8:
 		return n
 	}
 	return n + 2

@@ -102,6 +102,14 @@ var setupScreens = []struct {
 	{"done", SetupOptions{}, func(h *setupHarness) {
 		h.keys(key(tcell.KeyCtrlS), key(tcell.KeyEnter), runeKey('y'), runeKey('y'))
 	}},
+	{"endpoint-key-masked", SetupOptions{}, func(h *setupHarness) {
+		h.keys(key(tcell.KeyEnter), key(tcell.KeyTab), key(tcell.KeyTab), key(tcell.KeyTab), key(tcell.KeyRight), key(tcell.KeyTab))
+		h.sv.input(tcell.NewEventPaste(true))
+		h.keys(typed("sk-live-NOT-A-NAME")...)
+		h.sv.input(tcell.NewEventPaste(false))
+		h.keys(key(tcell.KeyCtrlS))
+	}},
+	{"replace", SetupOptions{Env: setup.Env{Path: "/home/dev/src/wordcount/.fluzo", Existing: config.Defaults(), Init: true}}, func(h *setupHarness) {}},
 	{"diagnosis", SetupOptions{Env: setup.Env{Path: "/home/dev/src/wordcount/.fluzo", Problems: malformedProblems()}}, func(h *setupHarness) {}},
 }
 
@@ -128,6 +136,20 @@ func TestSetupSnapshots(t *testing.T) {
 // setupSnapshot reuses the view snapshot format (text, styles, legend).
 func setupSnapshot(h *setupHarness) string {
 	return snapshot(&harness{t: h.t, scr: h.scr})
+}
+
+// No frame of the masked screen holds the pasted text.
+func TestSetupNeverDrawsAPastedKey(t *testing.T) {
+	h := newSetupHarness(t, 120, 40, SetupOptions{})
+	for _, sc := range setupScreens {
+		if sc.name == "endpoint-key-masked" {
+			sc.script(h)
+		}
+	}
+	h.sv.draw()
+	if strings.Contains(h.text(), "NOT-A-NAME") || !strings.Contains(h.text(), "hidden: not a name") {
+		t.Fatalf("screen:\n%s", h.text())
+	}
 }
 
 func TestSetupScreenBelowTheMinimumAsksForAResize(t *testing.T) {

@@ -198,3 +198,39 @@ func TestDiscoveryNeverSendsAKeyItCannotResolve(t *testing.T) {
 		t.Fatalf("err %v, requests %d", err, log.requests())
 	}
 }
+
+// fluzo init on a valid file: after an explicit y the flow starts from
+// its values and replaces it, keeping the old bytes as a backup.
+func TestInitReplacesAValidFileKeepingABackup(t *testing.T) {
+	root := gitRepo(t)
+	path := filepath.Join(root, ".fluzo")
+	old := []byte("schema_version = 1\n# mine\n[harness]\nmax_turns = 7\n")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	plan, err := planSetup(ctx, root, "", true, true)
+	if err != nil || !plan.run || plan.env.Existing == nil {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+	f := setup.New(plan.env, &fileSeam{ctx: ctx, root: root, path: path})
+	f.Handle(setup.Key{Code: setup.KeyRune, Rune: 'y'})
+	press(f, setup.KeySummary, setup.KeyEnter)
+	if f.Step() != setup.StepExclude {
+		t.Fatalf("step %v: %+v", f.Step(), f.View())
+	}
+	cfg, err := config.Load(path)
+	if err != nil || cfg.Int("harness.max_turns") != 7 || bytes.Contains(cfg.Text(), []byte("# mine")) {
+		t.Fatalf("replaced file: %v", err)
+	}
+	backups, _ := filepath.Glob(filepath.Join(root, ".fluzodrive", "backups", ".fluzo.bak-*"))
+	if len(backups) != 1 {
+		t.Fatalf("backups %v", backups)
+	}
+	if b, _ := os.ReadFile(backups[0]); !bytes.Equal(b, old) {
+		t.Fatalf("backup %q", b)
+	}
+	if !strings.Contains(strings.Join(f.View().Lines, "\n"), "previous file kept as .fluzodrive/backups/.fluzo.bak-") {
+		t.Fatalf("view %q", f.View().Lines)
+	}
+}

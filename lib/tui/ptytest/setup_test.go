@@ -63,8 +63,10 @@ const setupSentinel = "sk-live-PTY-SENTINEL-91c4"
 
 // The real fluzo-tui in an empty repository: the setup flow against
 // fluzo-sim writes a .fluzo that fluzo-admit accepts, adds the exclusion
-// and records consent; the endpoint is contacted once, when asked, and
-// the key behind the named variable never reaches the screen or the file.
+// and records consent, and the session then opens on it (serve accepts
+// the file and the consent); the endpoint is contacted once, when asked,
+// and the key behind the named variable never reaches the screen or the
+// file.
 func TestSetupFlowWritesAValidConfiguration(t *testing.T) {
 	s := startSim(t, `{"version":1,"models":["sim"],"steps":[]}`)
 	ws, env := emptyRepo(t)
@@ -89,8 +91,11 @@ func TestSetupFlowWritesAValidConfiguration(t *testing.T) {
 	tm.write("y")
 	_, at = tm.waitFor("Record consent", at, 10*time.Second)
 	tm.write("y")
-	tm.waitFor("Setup complete", at, 10*time.Second)
-	tm.write("q")
+	_, at = tm.waitFor("Setup complete", at, 10*time.Second)
+	tm.write("\r") // open the session on the new file: serve accepts it
+	_, at = tm.waitFor("Ask anything", at, 30*time.Second)
+	tm.waitFor("connected", at, 30*time.Second)
+	tm.write("\x03")
 	tm.waitExit(10 * time.Second)
 	if tm.waitErr != nil {
 		t.Fatalf("fluzo-tui: %v (stderr %s)", tm.waitErr, tm.stderr.String())

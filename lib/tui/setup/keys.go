@@ -60,7 +60,23 @@ func (f *Flow) Handle(k Key) Effect {
 	return Effect{}
 }
 
+// scrollKey pages a screen of text; it reports whether k was one.
+func (f *Flow) scrollKey(k Key) bool {
+	switch k.Code {
+	case KeyUp, KeyPgUp:
+		f.scroll = max(0, f.scroll-scrollStep(k))
+	case KeyDown, KeyPgDn:
+		f.scroll += scrollStep(k)
+	default:
+		return false
+	}
+	return true
+}
+
 func (f *Flow) welcomeKey(k Key) {
+	if f.scrollKey(k) {
+		return
+	}
 	switch k.Code {
 	case KeyEnter:
 		f.goTo(StepEndpoint)
@@ -77,10 +93,8 @@ func (f *Flow) closingKey(k Key) {
 		f.finish(true)
 	case k.Code == KeyEnter, k.Code == KeyEsc, k.Code == KeyRune && (k.Rune == 'q' || k.Rune == 'Q'):
 		f.finish(false)
-	case k.Code == KeyUp || k.Code == KeyPgUp:
-		f.scroll = max(0, f.scroll-scrollStep(k))
-	case k.Code == KeyDown || k.Code == KeyPgDn:
-		f.scroll += scrollStep(k)
+	default:
+		f.scrollKey(k)
 	}
 }
 

@@ -30,10 +30,8 @@ func (f *Flow) summaryKey(k Key) {
 		f.write()
 	case KeyEsc:
 		f.goTo(formSteps[len(formSteps)-1])
-	case KeyUp, KeyPgUp:
-		f.scroll = max(0, f.scroll-scrollStep(k))
-	case KeyDown, KeyPgDn:
-		f.scroll += scrollStep(k)
+	default:
+		f.scrollKey(k)
 	}
 }
 
@@ -50,6 +48,9 @@ func (f *Flow) write() {
 // questionKey answers an explicit yes/no question: only y or n, never
 // Enter, so a held or pasted key cannot answer it.
 func (f *Flow) questionKey(k Key) {
+	if f.scrollKey(k) {
+		return
+	}
 	yes := k.Code == KeyRune && (k.Rune == 'y' || k.Rune == 'Y')
 	no := k.Code == KeyEsc || k.Code == KeyRune && (k.Rune == 'n' || k.Rune == 'N')
 	if !yes && !no {
@@ -162,8 +163,6 @@ func (f *Flow) summaryLines() []string {
 		"Laya:         " + laya,
 		"Interface:    theme " + t("tui.theme") + ", " + t("tui.animation_fps") + " fps, reduced motion " + onOff(t("tui.reduced_motion")) + ", developer menu " + onOff(t("tui.dev_menu")),
 		"",
-		"Every other setting is written with its default and an explanation.",
-		"Even without secrets, .fluzo can reveal infrastructure and preferences:",
-		"committing it, or changing Git ignore rules, is your decision.",
+		"Every other setting is written with its default and an explanation. Even without secrets, .fluzo can reveal infrastructure and preferences: committing it, or changing Git ignore rules, is your decision.",
 	}
 }

@@ -82,9 +82,7 @@ func (f *Flow) View() View {
 		v.Keys = []KeyHint{{"enter", "write .fluzo"}, {"esc", "back"}, {"pgup/pgdn", "scroll"}, {"ctrl+c", "leave"}}
 	case StepExclude:
 		v.Lines = []string{"Wrote " + f.env.Path + noteSuffix(f.writeNote), "",
-			"Fluzo keeps sessions, artifacts and telemetry in .fluzodrive/ beside it.",
-			"Adding /.fluzodrive/ to .git/info/exclude keeps them out of git status",
-			"without touching a tracked file. It is your decision."}
+			"Fluzo keeps sessions, artifacts and telemetry in .fluzodrive/ beside it. Adding /.fluzodrive/ to .git/info/exclude keeps them out of git status without touching a tracked file. It is your decision."}
 		v.Prompt = "Add /.fluzodrive/ to .git/info/exclude? [y/n]"
 		v.Keys = []KeyHint{{"y", "add"}, {"n", "do not add"}}
 	case StepConsent:
@@ -99,9 +97,8 @@ func (f *Flow) View() View {
 		}
 	case StepReplace:
 		v.Lines = []string{f.env.Path + " exists and is valid.", "",
-			"Setup can replace it: an exact backup of the current file is kept under",
-			".fluzodrive/backups, and the flow starts from its values.",
-			"Single settings change without replacing anything: fluzo-admit config set KEY VALUE."}
+			"Setup can replace it: an exact backup of the current file is kept under .fluzodrive/backups, and the flow starts from its values.",
+			"Single settings change without replacing anything: fluzo-admit config set KEY VALUE"}
 		v.Prompt = "Replace it? [y/n]"
 		v.Keys = []KeyHint{{"y", "set up again"}, {"n", "keep it and leave"}}
 	case StepDiagnosis:
@@ -151,17 +148,17 @@ func formKeys(st Step) []KeyHint {
 }
 
 func (f *Flow) welcomeLines() []string {
+	intro := "There is no .fluzo here yet: this setup writes one, offline."
+	if f.env.Existing != nil {
+		intro = "This setup replaces the .fluzo here, offline, starting from its values; an exact backup is kept."
+	}
 	return []string{
-		"Fluzo runs a coding agent on this workspace with a model you choose.",
-		"There is no .fluzo here yet: this setup writes one, offline.",
+		"Fluzo runs a coding agent on this workspace with a model you choose. " + intro,
 		"",
-		"It asks for the model endpoint, the context and slots it serves,",
-		"task limits, telemetry and the optional Laya observer, then shows a",
-		"redacted summary before anything is written to",
+		"It asks for the model endpoint, the context and slots it serves, task limits, telemetry and the optional Laya observer, then shows a redacted summary before anything is written to",
 		"  " + f.env.Path,
 		"",
-		"Nothing is contacted during setup unless you ask to list the models.",
-		"To try Fluzo without a model first, leave and run: fluzo demo",
+		"Nothing is contacted during setup unless you ask to list the models. To try Fluzo without a model first, leave and run: fluzo demo",
 	}
 }
 
@@ -185,7 +182,6 @@ func (f *Flow) diagnosisLines() []string {
 		lines = append(lines, "  "+d.String())
 	}
 	return append(lines, "",
-		"Fix each line in an editor (the key and the valid values are named above),",
-		"then check it with: fluzo-admit config validate",
+		"Fix each line in an editor (the key and the valid values are named above), then check it with: fluzo-admit config validate",
 		"To start over instead, move the file away and run: fluzo init")
 }
