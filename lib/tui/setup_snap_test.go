@@ -97,10 +97,10 @@ var setupScreens = []struct {
 	}},
 	{"summary", SetupOptions{}, func(h *setupHarness) { h.keys(key(tcell.KeyCtrlS)) }},
 	{"consent", SetupOptions{Seam: snapSeam{cleartext: []string{"http://10.0.0.5:8080/v1"}}}, func(h *setupHarness) {
-		h.keys(key(tcell.KeyCtrlS), key(tcell.KeyEnter), runeKey('y'))
+		h.keys(key(tcell.KeyCtrlS), runeKey('y'), runeKey('y'))
 	}},
 	{"done", SetupOptions{}, func(h *setupHarness) {
-		h.keys(key(tcell.KeyCtrlS), key(tcell.KeyEnter), runeKey('y'), runeKey('y'))
+		h.keys(key(tcell.KeyCtrlS), runeKey('y'), runeKey('y'), runeKey('y'))
 	}},
 	{"endpoint-key-masked", SetupOptions{}, func(h *setupHarness) {
 		h.keys(key(tcell.KeyEnter), key(tcell.KeyTab), key(tcell.KeyTab), key(tcell.KeyTab), key(tcell.KeyRight), key(tcell.KeyTab))
@@ -163,7 +163,7 @@ func TestSetupScreenBelowTheMinimumAsksForAResize(t *testing.T) {
 // A paste into a yes/no question answers nothing; typed y does.
 func TestSetupPasteNeverAnswers(t *testing.T) {
 	h := newSetupHarness(t, 80, 24, SetupOptions{})
-	h.keys(key(tcell.KeyCtrlS), key(tcell.KeyEnter))
+	h.keys(key(tcell.KeyCtrlS), runeKey('y'))
 	h.sv.input(tcell.NewEventPaste(true))
 	h.keys(runeKey('y'), key(tcell.KeyEnter))
 	h.sv.input(tcell.NewEventPaste(false))

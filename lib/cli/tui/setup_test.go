@@ -117,9 +117,9 @@ func TestSetupAgainstTheSimulatorContactsItOnlyWhenAsked(t *testing.T) {
 	for i := 0; i < 60 && f.Step() != setup.StepSummary; i++ {
 		press(f, setup.KeyEnter)
 	}
-	press(f, setup.KeyEnter) // write
-	f.Handle(setup.Key{Code: setup.KeyRune, Rune: 'y'})
-	f.Handle(setup.Key{Code: setup.KeyRune, Rune: 'y'})
+	for i := 0; i < 3; i++ { // write, exclude, consent
+		f.Handle(setup.Key{Code: setup.KeyRune, Rune: 'y'})
+	}
 	if f.Step() != setup.StepDone {
 		t.Fatalf("step %v: %+v", f.Step(), f.View())
 	}
@@ -215,7 +215,7 @@ func TestInitReplacesAValidFileKeepingABackup(t *testing.T) {
 	}
 	f := setup.New(plan.env, &fileSeam{ctx: ctx, root: root, path: path})
 	f.Handle(setup.Key{Code: setup.KeyRune, Rune: 'y'})
-	press(f, setup.KeySummary, setup.KeyEnter)
+	press(f, setup.KeySummary, setup.KeySummary)
 	if f.Step() != setup.StepExclude {
 		t.Fatalf("step %v: %+v", f.Step(), f.View())
 	}

@@ -85,8 +85,13 @@ func TestSetupFlowWritesAValidConfiguration(t *testing.T) {
 	_, at = tm.waitFor("1 model listed", at, 20*time.Second)
 	waitRequests(t, s, 1)
 	tm.write("\x13") // Ctrl+S: the summary
-	_, at = tm.waitFor("writes the file", at, 10*time.Second)
-	tm.write("\r")
+	_, at = tm.waitFor("Write this .fluzo?", at, 10*time.Second)
+	tm.write("\r") // Enter never writes
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Lstat(filepath.Join(ws, ".fluzo")); err == nil {
+		t.Fatal("Enter on the summary wrote the file")
+	}
+	tm.write("y")
 	_, at = tm.waitFor("Add /.fluzodrive/ to .git/info/exclude?", at, 10*time.Second)
 	tm.write("y")
 	_, at = tm.waitFor("Record consent", at, 10*time.Second)

@@ -196,7 +196,11 @@ func TestTheWrittenFileIsValidAndHoldsTheEnteredValues(t *testing.T) {
 		press(f, clear)
 		typeText(f, "sim")
 	})
-	press(f, enter)
+	press(f, enter) // Enter never writes
+	if len(s.written) != 0 {
+		t.Fatal("Enter on the summary wrote the file")
+	}
+	press(f, yes)
 	if len(s.written) != 1 || s.replace {
 		t.Fatalf("writes %d, replace %v", len(s.written), s.replace)
 	}
@@ -232,7 +236,7 @@ func TestTheWrittenFileIsValidAndHoldsTheEnteredValues(t *testing.T) {
 func TestDecliningExclusionAndConsentDoesNeither(t *testing.T) {
 	f, s := newFlow(t)
 	walk(t, f, nil)
-	press(f, enter, no, no)
+	press(f, yes, no, no)
 	if s.excluded != 0 || len(s.consented) != 0 || f.Step() != StepDone {
 		t.Fatalf("excluded %d consented %v step %v", s.excluded, s.consented, f.Step())
 	}
@@ -245,7 +249,7 @@ func TestAPlainHTTPExceptionIsPassedToConsent(t *testing.T) {
 	f, s := newFlow(t)
 	s.review.Cleartext = []string{"http://10.0.0.5:8080/v1"}
 	walk(t, f, nil)
-	press(f, enter, no)
+	press(f, yes, no)
 	if !strings.Contains(strings.Join(f.View().Lines, "\n"), "WARNING: http://10.0.0.5:8080/v1 is plain HTTP") {
 		t.Fatalf("no warning: %q", f.View().Lines)
 	}
@@ -296,7 +300,7 @@ func TestASecretIsNeverShownSummarisedOrWritten(t *testing.T) {
 	if !strings.Contains(sum, "environment variable OPENAI_API_KEY (its value is not read, shown or written)") || strings.Contains(sum, "SENTINEL") {
 		t.Fatalf("summary %s", sum)
 	}
-	press(f, enter)
+	press(f, yes)
 	if len(s.written) != 1 || strings.Contains(string(s.written[0]), "SENTINEL") ||
 		!strings.Contains(string(s.written[0]), `api_key_env = "OPENAI_API_KEY"`) {
 		t.Fatalf("written %s", s.written)
@@ -381,7 +385,7 @@ func TestAFailedWriteStaysOnTheSummary(t *testing.T) {
 	f, s := newFlow(t)
 	s.writeErr = core.Errorf(core.CodeConfirmationRequired, "/ws/.fluzo already exists").WithHint("run fluzo init to replace it")
 	walk(t, f, nil)
-	press(f, enter)
+	press(f, yes)
 	if f.Step() != StepSummary || !strings.Contains(f.View().Error, "nothing was written: /ws/.fluzo already exists") {
 		t.Fatalf("step %v error %q", f.Step(), f.View().Error)
 	}
@@ -418,7 +422,7 @@ func TestReplacingAskFirstAndStartsFromTheFile(t *testing.T) {
 		t.Fatalf("max_turns %q", f.Value("harness.max_turns"))
 	}
 	walk(t, f, nil)
-	press(f, enter)
+	press(f, summary)
 	if len(s.written) != 1 || !s.replace {
 		t.Fatalf("writes %d replace %v", len(s.written), s.replace)
 	}
@@ -450,6 +454,12 @@ func TestAMalformedFileIsOnlyDiagnosed(t *testing.T) {
 func TestPasteNeverConfirms(t *testing.T) {
 	f, s := newFlow(t)
 	walk(t, f, nil)
+	f.Paste("y\r\n")
+	press(f, enter)
+	if f.Step() != StepSummary || len(s.written) != 0 {
+		t.Fatalf("a paste or Enter wrote the file: step %v", f.Step())
+	}
+	press(f, yes)
 	f.Paste("y\r\n")
 	press(f, enter, Key{Code: KeyRune, Rune: 'x'})
 	f.Paste("yes")

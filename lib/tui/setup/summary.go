@@ -24,11 +24,13 @@ func (f *Flow) toSummary() {
 	f.goTo(StepSummary)
 }
 
+// summaryKey writes only on a typed y (or a second Ctrl+S): an Enter
+// held through the last field must not publish the file.
 func (f *Flow) summaryKey(k Key) {
-	switch k.Code {
-	case KeyEnter, KeySummary:
+	switch {
+	case k.Code == KeySummary, k.Code == KeyRune && (k.Rune == 'y' || k.Rune == 'Y'):
 		f.write()
-	case KeyEsc:
+	case k.Code == KeyEsc, k.Code == KeyRune && (k.Rune == 'n' || k.Rune == 'N'):
 		f.goTo(formSteps[len(formSteps)-1])
 	default:
 		f.scrollKey(k)

@@ -78,8 +78,8 @@ func (f *Flow) View() View {
 		v.Keys = []KeyHint{{"enter", "begin"}, {"ctrl+s", "summary with defaults"}, {"esc", "leave"}}
 	case StepSummary:
 		v.Lines = f.summaryLines()
-		v.Prompt = "Enter or Ctrl+S writes the file; Esc goes back to edit."
-		v.Keys = []KeyHint{{"enter", "write .fluzo"}, {"esc", "back"}, {"pgup/pgdn", "scroll"}, {"ctrl+c", "leave"}}
+		v.Prompt = "Write this .fluzo? [y/n]"
+		v.Keys = []KeyHint{{"y", "write .fluzo"}, {"n/esc", "back to edit"}, {"pgup/pgdn", "scroll"}, {"ctrl+c", "leave"}}
 	case StepExclude:
 		v.Lines = []string{"Wrote " + f.env.Path + noteSuffix(f.writeNote), "",
 			"Fluzo keeps sessions, artifacts and telemetry in .fluzodrive/ beside it. Adding /.fluzodrive/ to .git/info/exclude keeps them out of git status without touching a tracked file. It is your decision."}
