@@ -61,7 +61,8 @@ func Command() *cli.Command {
 		Usage:     "local-first runtime for AI coding agents",
 		ArgsUsage: "[command] [arguments...]",
 		Version:   core.Version,
-		Description: `Without arguments fluzo opens the terminal UI (fluzo-tui). With a command it
+		Description: `Without arguments fluzo opens the terminal UI (fluzo-tui), which first runs
+the setup flow when the workspace has no .fluzo. With a command it
 runs the matching toolkit binary: "fluzo store events" runs "fluzo-store events",
 "fluzo history list" runs "fluzo-store history list", and "fluzo X" runs "fluzo-X"
 found beside the fluzo executable or, failing that, on PATH. Arguments, standard

@@ -91,7 +91,14 @@ history; Up in an empty composer edits the newest queued message.
 Conversation: Up/Down/j/k scroll (scrolling up pauses following); Shift+Up/
 Down or K/J select an item; PgUp/PgDn/b/f page; g/Home top; G/End follow;
 Space expands a tool card; c or y copies the selected message or its last code
-block (OSC 52); a/t/d answer the selected approval card.`},
+block (OSC 52); a/t/d answer the selected approval card.
+
+Setup: Enter moves to the next field (the next step from the last); Tab,
+Shift+Tab, Up and Down move between fields; Left/Right or Space change a
+choice and walk the listed models; Ctrl+U clears a field; Ctrl+D lists the
+endpoint's models; Ctrl+S shows the summary; Esc restores a field being
+edited, else goes back. The summary, exclusion and consent questions take
+only y or n. Ctrl+C or Ctrl+Q leaves.`},
 		{Title: "Environment", Body: `NO_COLOR disables colour. COLORTERM and TERM decide the colour depth.
 FLUZO_AGENT names the fluzo-agent executable to start.`},
 	}
