@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"github.com/gdamore/tcell/v2"
@@ -43,10 +44,11 @@ func RunSetup(ctx context.Context, o SetupOptions) (out setup.Outcome, err error
 	if err := scr.Init(); err != nil {
 		return out, fmt.Errorf("cannot initialise the terminal: %w", err)
 	}
-	defer scr.Fini()
+	var restore sync.Once
+	defer restore.Do(scr.Fini)
 	defer func() {
 		if r := recover(); r != nil {
-			scr.Fini()
+			restore.Do(scr.Fini)
 			fmt.Fprintf(os.Stderr, "fluzo-tui: internal error: %v\n%s", r, debug.Stack())
 			err = fmt.Errorf("fluzo-tui crashed: %v", r)
 		}

@@ -234,3 +234,27 @@ func TestInitReplacesAValidFileKeepingABackup(t *testing.T) {
 		t.Fatalf("view %q", f.View().Lines)
 	}
 }
+
+// A file that appears between the start of the flow and the write is
+// never replaced: the write fails, says so, and the file is kept.
+func TestAFileThatAppearsMeanwhileIsKept(t *testing.T) {
+	root := gitRepo(t)
+	ctx := context.Background()
+	plan, err := planSetup(ctx, root, "", false, true)
+	if err != nil || !plan.run {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+	f := setup.New(plan.env, &fileSeam{ctx: ctx, root: root, path: plan.env.Path})
+	press(f, setup.KeySummary)
+	theirs := []byte("schema_version = 1\n# written by someone else\n")
+	if err := os.WriteFile(plan.env.Path, theirs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(f, setup.KeySummary)
+	if f.Step() != setup.StepSummary || !strings.Contains(f.View().Error, "appeared while setup ran and was kept") {
+		t.Fatalf("step %v error %q", f.Step(), f.View().Error)
+	}
+	if after, _ := os.ReadFile(plan.env.Path); !bytes.Equal(after, theirs) {
+		t.Fatalf("the file was replaced: %s", after)
+	}
+}

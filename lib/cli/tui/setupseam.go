@@ -31,7 +31,13 @@ type fileSeam struct {
 
 func (s *fileSeam) Write(data []byte, replace bool) (string, error) {
 	if !replace {
-		return "", config.Create(s.path, data)
+		err := config.Create(s.path, data)
+		if core.CodeOf(err) == core.CodeConfirmationRequired {
+			// Something created the file while the flow ran: it is kept.
+			return "", core.Errorf(core.CodeConfirmationRequired, "%s appeared while setup ran and was kept", s.path).
+				WithHint("leave (Ctrl+C) and run fluzo init, which asks before replacing it")
+		}
+		return "", err
 	}
 	backup, err := config.Replace(s.path, data)
 	if err != nil {
