@@ -80,7 +80,7 @@ type field struct {
 	setting config.Setting
 	value   string // the committed text (valid on its own)
 	draft   string // what is being typed
-	def     string // the built-in value, as the screen shows it
+	def     string // the built-in value in TOML form, as the screen shows it
 	err     string
 }
 
@@ -126,7 +126,7 @@ func New(env Env, seam Seam) *Flow {
 					v = textOf(cur.Value)
 				}
 			}
-			f.fields[fs.key] = &field{spec: fs, setting: s, value: v, draft: v, def: textOf(def.Value)}
+			f.fields[fs.key] = &field{spec: fs, setting: s, value: v, draft: v, def: config.FormatValue(def.Value)}
 		}
 	}
 	if env.Existing == nil && env.Workspace != "" {
