@@ -271,7 +271,11 @@ func (f *Flow) discover() Effect {
 	}
 	if u := f.text("models.coder.base_url"); f.env.Cleartext != nil && f.env.Cleartext(u) && f.warnedHTTP != u {
 		f.warnedHTTP = u
-		f.discovery = "WARNING: " + displayURL(u) + " is plain HTTP to a host that is not loopback: the request and any API key travel in cleartext. Ctrl+D again lists anyway (this URL, this run only)."
+		attached := "no API key is attached"
+		if f.text("models.coder.auth") != config.AuthNone {
+			attached = "the API key " + f.keyReference()[len("from "):] + " would travel with it"
+		}
+		f.discovery = "WARNING: " + displayURL(u) + " is plain HTTP to a host that is not loopback: the request travels in cleartext and " + attached + ". Ctrl+D again lists anyway (this URL, this run only)."
 		return Effect{}
 	}
 	f.gen++

@@ -130,9 +130,9 @@ func onOff(s string) string {
 func (f *Flow) keyReference() string {
 	switch f.text("models.coder.auth") {
 	case config.AuthEnv:
-		return "from the environment variable " + f.text("models.coder.api_key_env") + " (its value is not read, shown or written)"
+		return "from the environment variable " + f.text("models.coder.api_key_env") + " (its value is not shown or written)"
 	case config.AuthCredential:
-		return "from the auth.toml entry " + f.text("models.coder.credential_ref") + " (its value is not read, shown or written)"
+		return "from the auth.toml entry " + f.text("models.coder.credential_ref") + " (its value is not shown or written)"
 	}
 	return "none (a trusted local endpoint)"
 }
