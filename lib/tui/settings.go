@@ -215,6 +215,7 @@ func (a *App) configChanged(raw json.RawMessage) {
 	var ans port.SettingsAnswer
 	json.Unmarshal(raw, &ans)
 	a.takeSettings(raw)
+	a.notificationSettings(a.effective(nil)) // applied tui.notifications.* take effect here too
 	when := map[string][]string{}
 	for _, e := range ans.Applied {
 		when[e.When] = append(when[e.When], safeLine(e.Key))

@@ -354,3 +354,16 @@ func TestSettingsTypingSearchesTheKeys(t *testing.T) {
 		t.Fatalf("changes %v", c)
 	}
 }
+
+// An applied notification setting reaches the notification stack.
+func TestSettingsApplyReachesTheNotifications(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connectSettings(nil)
+	h.keys(key(tcell.KeyF2))
+	selectKey(t, h, "tui.notifications.max_visible")
+	h.keys(key(tcell.KeyLeft), key(tcell.KeyCtrlA))
+	h.ack(settingsAck(func(e map[string]map[string]any) { e["tui.notifications.max_visible"]["value"] = 2 }))
+	if got := h.app.notes.q.Config().MaxVisible; got != 2 {
+		t.Fatalf("max_visible %d after apply", got)
+	}
+}
