@@ -57,8 +57,8 @@ type Pager struct {
 	// highlighted rows of its lines (the lines themselves are not kept).
 	offset int
 	rows   []text.Line
-	want  *Request
-	info  Window // the last window's totals and flags, without lines
+	want   *Request
+	info   Window // the last window's totals and flags, without lines
 }
 
 // Open starts paging path's diff from its first line; the request is for

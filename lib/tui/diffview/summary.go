@@ -19,7 +19,7 @@ import (
 type File struct {
 	Path  string // as the port names it, for the window requests
 	Shown string // Path made safe for the terminal
-	Kind string // changed, modified, reverted, added, deleted; "user" for the user's own
+	Kind  string // changed, modified, reverted, added, deleted; "user" for the user's own
 	// Added and Removed are line counts, nil while unknown.
 	Added, Removed *int
 	// Mixed: the user had changed the path before the task, so its diff

@@ -107,7 +107,7 @@ var failurePattern = regexp.MustCompile(`(?i)^\s*(--- FAIL|FAIL\b|FAILED\b|panic
 func IsFailure(line string) bool { return failurePattern.MatchString(line) }
 
 var failingTestPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`^\s*--- FAIL: (\S+)`),          // go test
+	regexp.MustCompile(`^\s*--- FAIL: (\S+)`),           // go test
 	regexp.MustCompile(`^test (\S+) \.\.\. FAILED\s*$`), // cargo test
 	regexp.MustCompile(`^FAILED (\S+)`),                 // pytest -q summary
 	regexp.MustCompile(`^not ok \d+ (?:- )?(.+)$`),      // TAP
