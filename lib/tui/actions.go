@@ -68,6 +68,7 @@ func init() {
 		{scopeGlobal, "ctrl+c (idle)", "Quit fluzo-tui", nil, quitAvail, (*App).quit},
 		{scopeGlobal, "ctrl+t", "Tasks of this session", []binding{ctrl(tcell.KeyCtrlT)}, tasksAvail, (*App).openTasks},
 		{scopeGlobal, "ctrl+d", "Diagnostics of the task", []binding{ctrl(tcell.KeyCtrlD)}, diagAvail, (*App).openDiag},
+		{scopeGlobal, "ctrl+f", "Diff & verification of the task (read-only)", []binding{ctrl(tcell.KeyCtrlF)}, diffAvail, (*App).openDiff},
 		{scopeGlobal, "ctrl+y", "YOLO on / off (asks)", []binding{ctrl(tcell.KeyCtrlY)}, always, func(a *App) { a.openDialog(dialogYolo) }},
 		{scopeGlobal, "ctrl+r", "Resume an interrupted, blocked or failed task (asks)", []binding{ctrl(tcell.KeyCtrlR)}, resumeAvail, func(a *App) { a.openDialog(dialogResume) }},
 		{scopeGlobal, "ctrl+b", "Hide / show the sidebar", []binding{ctrl(tcell.KeyCtrlB)}, always, func(a *App) { a.sidebarOff = !a.sidebarOff }},

@@ -69,6 +69,7 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogDiff
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -115,7 +116,8 @@ type App struct {
 	td           taskData // the port's answers for the tasks and diagnostics views
 	tv           tasksView
 	diagScroll   int
-	stopTarget   string // the task a force-stop confirmation names
+	dv           diffScreen // the diff and verification view (diffscreen.go)
+	stopTarget   string     // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks

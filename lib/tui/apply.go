@@ -20,6 +20,10 @@ func (a *App) apply(r port.Record) {
 	case port.KindAck:
 		a.ack(r.Ack)
 	case port.KindError:
+		if a.diffRefused(r.Error) {
+			delete(a.pending, r.Error.Re)
+			return
+		}
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
 		e := r.Error.Error
@@ -36,7 +40,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) {
 		return
 	}
 	switch cmd {

@@ -66,6 +66,8 @@ func (a *App) drawAll(l layout) {
 		a.drawTasks(l)
 	case dialogDiag:
 		a.drawDiag(l)
+	case dialogDiff:
+		a.drawDiff(l)
 	default:
 		a.drawDialog(l)
 	}

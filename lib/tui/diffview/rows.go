@@ -18,7 +18,7 @@ func Rows(lines []string, lang string) []text.Line {
 	code := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if isCode(l) {
-			code = append(code, termsafe.Line(l[1:]))
+			code = append(code, termsafe.Line(strings.ReplaceAll(l[1:], "\t", "    ")))
 		}
 	}
 	hl := markdown.HighlightSource(lang, strings.Join(code, "\n"))

@@ -57,7 +57,7 @@ func ParseVerification(raw json.RawMessage) (*Verification, error) {
 			lines = lines[len(lines)-maxOutputLines:]
 		}
 		for _, l := range lines {
-			v.Output = append(v.Output, termsafe.Line(l))
+			v.Output = append(v.Output, termsafe.Line(strings.ReplaceAll(l, "\t", "    ")))
 		}
 		if e.Output == "" {
 			v.Output = nil
@@ -88,6 +88,9 @@ func (v *Verification) When() string {
 		}
 		return "stale: the workspace changed after it ran"
 	case "not_run":
+		if v.Reason != "" {
+			return "not run (" + v.Reason + ")"
+		}
 		return "not run"
 	case "waived":
 		return "waived by the user: nothing was run"
