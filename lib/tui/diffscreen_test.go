@@ -128,3 +128,46 @@ func TestDiffViewSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// Closing the view gives back the focus, the draft and the conversation's
+// scroll exactly as they were, and the view sent only read queries.
+func TestDiffViewClosesBackToFocusDraftAndScroll(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	for i := 0; i < 60; i++ {
+		h.records(ev(10+i, "message", "", fmt.Sprintf(`{"role":"assistant","text":"line %d"}`, i)))
+	}
+	h.keys(key(tcell.KeyTab), key(tcell.KeyPgUp))
+	h.app.render()
+	focus, scroll, follow, draft := h.app.focus, h.app.scroll, h.app.follow, h.app.comp.text
+	if follow {
+		t.Fatal("setup: pgup in the conversation pauses following")
+	}
+	h.keys(key(tcell.KeyTab))
+	h.keys(typed("half a thought")...)
+	focus, draft = h.app.focus, h.app.comp.text
+	openDiffView(h, diffAnswer("completed", changedSmall, `"notes.txt"`, passed), smallPatch)
+	h.keys(key(tcell.KeyDown), key(tcell.KeyDown), key(tcell.KeyPgDn), runeKey('v'), key(tcell.KeyPgDn), key(tcell.KeyEscape))
+	h.app.render()
+	if h.app.dialog != dialogNone || h.app.focus != focus || h.app.comp.text != draft || h.app.scroll != scroll || h.app.follow != follow {
+		t.Fatalf("after closing: dialog %v focus %v draft %q scroll %d follow %v; want focus %v draft %q scroll %d follow %v",
+			h.app.dialog, h.app.focus, h.app.comp.text, h.app.scroll, h.app.follow, focus, draft, scroll, follow)
+	}
+	for _, c := range h.port.cmds() {
+		if c != "subscribe" && c != "settings" && c != "start_task" && c != "diff" && c != "events" && c != "task" {
+			t.Errorf("the diff view sent %q: it only reads", c)
+		}
+	}
+	if got := h.port.last("diff"); got["path"] != "notes.txt" {
+		t.Fatalf("down selects the user's own change, in its own section: %v", got)
+	}
+}
+
+func TestDiffViewShowsARefusalInTheView(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.keys(key(tcell.KeyCtrlF))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"not_found","message":"task tsk_1 has no diff summary: none of its attempts ended","hint":"ask again when the task has a result, or resume it"}}`, h.port.n))
+	h.app.render()
+	h.mustShow("no diff: task tsk_1 has no diff summary")
+}
