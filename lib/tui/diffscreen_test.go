@@ -69,7 +69,10 @@ var diffViews = []struct {
 	name   string
 	script func(h *harness)
 }{
-	{"diff-small", func(h *harness) { running(h); openDiffView(h, diffAnswer("completed", changedSmall, "", passed), smallPatch) }},
+	{"diff-small", func(h *harness) {
+		running(h)
+		openDiffView(h, diffAnswer("completed", changedSmall, "", passed), smallPatch)
+	}},
 	{"diff-user-apart", func(h *harness) {
 		running(h)
 		openDiffView(h, diffAnswer("completed", changedSmall+`,{"path":"go.mod","kind":"modified","pre_existing":true}`, `"notes/todo.txt","scratch.go"`, passed), smallPatch)
