@@ -117,6 +117,7 @@ type App struct {
 	tv           tasksView
 	diagScroll   int
 	dv           diffScreen // the diff and verification view (diffscreen.go)
+	dg           diagEvents // the diagnostics view's correlated events (diagevents.go)
 	stopTarget   string     // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool

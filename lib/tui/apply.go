@@ -40,7 +40,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) || a.diagEventsAck(ack) {
 		return
 	}
 	switch cmd {
@@ -139,7 +139,7 @@ func (a *App) settings(raw json.RawMessage) {
 		vals[kv.Key] = fmt.Sprint(kv.Value)
 	}
 	a.td.limits = map[string]string{}
-	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls"} {
+	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls", "harness.max_total_tokens"} {
 		a.td.limits[k] = safeLine(vals[k])
 	}
 	if !a.opts.FPSSet && !a.opts.ReducedMotion {

@@ -460,7 +460,10 @@ func TestHelpOverlayKeepsDraftAndNeverCancels(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{FPS: 0})
 	running(h)
 	h.keys(typed("half typed")...)
-	h.keys(key(tcell.KeyCtrlG), key(tcell.KeyEnd))
+	h.keys(key(tcell.KeyCtrlG))
+	for i := 0; i < 5 && !h.contains("Composer enter"); i++ {
+		h.keys(key(tcell.KeyPgDn)) // the page it is on moves as actions are added
+	}
 	h.mustShow("Composer enter")
 	h.keys(key(tcell.KeyEscape), key(tcell.KeyTab), key(tcell.KeyF1))
 	for i := 0; i < 5 && !h.contains("Approval a · t · d"); i++ {
