@@ -85,9 +85,31 @@ func (p *Port) diff(ctx context.Context, raw []byte) (any, error) {
 		return nil, err
 	}
 	if v != nil {
-		out["verification"] = v.Data
+		n, err := p.editsAfter(ctx, a.Task, v.Seq)
+		if err != nil {
+			return nil, err
+		}
+		out["verification"], out["edits_since_verification"] = v.Data, n
 	}
 	return out, nil
+}
+
+// editsAfter counts the task's successful file edits recorded after seq:
+// a verification that ran before them no longer speaks for the workspace
+// (while the task runs, the model may edit after a failed check).
+func (p *Port) editsAfter(ctx context.Context, task string, seq int64) (int, error) {
+	n := 0
+	_, err := p.Owner.Store.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvOperationResult}, func(ev core.Event) error {
+		var d struct{ Tool, To string }
+		if ev.Seq <= seq || json.Unmarshal(ev.Data, &d) != nil {
+			return nil
+		}
+		if toolKind(d.Tool) == kindEdit && d.To == string(core.OpSucceeded) {
+			n++
+		}
+		return nil
+	})
+	return n, err
 }
 
 // lastEvent is the task's latest event of type typ, or nil.

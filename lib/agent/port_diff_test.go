@@ -34,8 +34,14 @@ func seedDiffTask(t *testing.T, s *store.Store, head string) string {
 		summary := fmt.Sprintf(`{"v":1,"type":"diff_summary","head_before":%q,"head_after":%q,"pre_existing":["notes.txt"],
 			"changed":[{"path":"README","kind":"changed"},{"path":"big.txt","kind":"changed"},{"path":"new.go","kind":"changed","uncertain":true}]}`, head, head)
 		verdict := `{"completed":false,"verification":"failed","reason":"verification_failed","evidence":{"command":"go test ./...","exit_code":1,"edit_seq":2,"output":"--- FAIL: TestX\nFAIL"}}`
-		for typ, data := range map[string]string{core.EvDiffSummary: summary, core.EvVerification: verdict} {
-			if _, err := tx.Append(core.Event{Type: typ, Session: sess.ID, Task: task.ID, Data: json.RawMessage(data)}); err != nil {
+		edit := `{"tool":"write","from":"dispatched","to":"succeeded"}`
+		failedEdit := `{"tool":"edit","from":"dispatched","to":"failed"}`
+		view := `{"tool":"view","from":"dispatched","to":"succeeded"}`
+		// One edit before the verification, then the verification, then
+		// an edit, a failed edit and a view: one edit since it ran.
+		for _, e := range [][2]string{{core.EvOperationResult, edit}, {core.EvDiffSummary, summary}, {core.EvVerification, verdict},
+			{core.EvOperationResult, edit}, {core.EvOperationResult, failedEdit}, {core.EvOperationResult, view}} {
+			if _, err := tx.Append(core.Event{Type: e[0], Session: sess.ID, Task: task.ID, Data: json.RawMessage(e[1])}); err != nil {
 				return err
 			}
 		}
@@ -93,7 +99,7 @@ func TestPortDiffPagesOnePathsPatchWithoutTouchingGit(t *testing.T) {
 		return d
 	}
 	sum := data("sum")
-	if sum["state"] != "pending" || sum["live"] != false || !strings.Contains(jsonOf(t, sum["verification"]), `"exit_code":1`) {
+	if sum["state"] != "pending" || sum["live"] != false || !strings.Contains(jsonOf(t, sum["verification"]), `"exit_code":1`) || sum["edits_since_verification"] != 1.0 {
 		t.Fatalf("summary answer: %v", sum)
 	}
 	patch := func(rid string) PatchWindow {

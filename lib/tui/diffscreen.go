@@ -57,7 +57,9 @@ func (a *App) diffAck(ack *port.Ack) bool {
 			return true
 		}
 		a.dv.sum = &s
-		a.selectFile(0)
+		if a.dialog == dialogDiff { // closed meanwhile: nothing more to ask
+			a.selectFile(0)
+		}
 		return true
 	case ack.Re == a.dv.winReq:
 		a.dv.winReq = ""

@@ -91,7 +91,8 @@ Queries (read-only):
               line counts against what the path held when the task began,
               absent when unknown (changed already then, reverted, binary or
               unreadable). Both carry "state" (the task's) and, once one ran,
-              "verification" (its last verification.result record).
+              "verification" (its last verification.result record) with
+              "edits_since_verification" (successful edits recorded after it).
               With path (one the summary lists), [offset], [limit]: one
               window of that path's unified diff against the baseline commit,
               {"task","state","live","patch":{"path","against","offset",

@@ -160,6 +160,11 @@ func TestVerificationOutcomesAndUnknowns(t *testing.T) {
 			t.Errorf("%s: %q, want %q", raw, got, want)
 		}
 	}
+	s, err := ParseSummary(json.RawMessage(`{"task":"tsk_1","state":"running","live":true,"diff":{},"edits_since_verification":3,
+		"verification":{"completed":false,"verification":"failed","evidence":{"command":"x","exit_code":1}}}`))
+	if err != nil || s.Verification.When() != "stale: 3 edit(s) since" {
+		t.Fatalf("edits recorded after a failed run make it stale: %+v %v", s.Verification, err)
+	}
 	if _, err := ParseVerification(json.RawMessage(`{"x":1}`)); err == nil || !strings.Contains(err.Error(), "could not be read") {
 		t.Fatalf("a shapeless record: %v", err)
 	}

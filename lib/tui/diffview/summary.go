@@ -49,6 +49,8 @@ type answer struct {
 	Live  bool            `json:"live"`
 	Diff  json.RawMessage `json:"diff"`
 	Verif json.RawMessage `json:"verification"`
+	// EditsSince counts the edits recorded after the verification ran.
+	EditsSince int64 `json:"edits_since_verification"`
 }
 
 type wireSummary struct {
@@ -101,6 +103,7 @@ func ParseSummary(raw json.RawMessage) (Summary, error) {
 		if err != nil {
 			return Summary{}, err
 		}
+		v.EditsSince = max(v.EditsSince, a.EditsSince)
 		s.Verification = v
 	}
 	return s, nil

@@ -79,13 +79,13 @@ func (v *Verification) ExitText() string {
 
 // When places the run against the task's edits.
 func (v *Verification) When() string {
+	if v.Ran && v.EditsSince > 0 {
+		return fmt.Sprintf("stale: %d edit(s) since", v.EditsSince)
+	}
 	switch v.Outcome {
 	case "passed", "failed":
 		return "after the last edit"
 	case "stale":
-		if v.EditsSince > 0 {
-			return fmt.Sprintf("stale: %d edit(s) since", v.EditsSince)
-		}
 		return "stale: the workspace changed after it ran"
 	case "not_run":
 		if v.Reason != "" {
