@@ -142,13 +142,13 @@ func TestDiffViewClosesBackToFocusDraftAndScroll(t *testing.T) {
 	}
 	h.keys(key(tcell.KeyTab), key(tcell.KeyPgUp))
 	h.app.render()
-	focus, scroll, follow, draft := h.app.focus, h.app.scroll, h.app.follow, h.app.comp.text
+	scroll, follow := h.app.scroll, h.app.follow
 	if follow {
 		t.Fatal("setup: pgup in the conversation pauses following")
 	}
 	h.keys(key(tcell.KeyTab))
 	h.keys(typed("half a thought")...)
-	focus, draft = h.app.focus, h.app.comp.text
+	focus, draft := h.app.focus, h.app.comp.text
 	openDiffView(h, diffAnswer("completed", changedSmall, `"notes.txt"`, passed), smallPatch)
 	h.keys(key(tcell.KeyDown), key(tcell.KeyDown), key(tcell.KeyPgDn), runeKey('v'), key(tcell.KeyPgDn), key(tcell.KeyEscape))
 	h.app.render()
