@@ -32,7 +32,7 @@ func (p *Port) diagnose(ctx context.Context, raw []byte) (any, error) {
 	}
 	out := map[string]any{"diagnosis": observe.NewDiagRecord(&d)}
 	if b := p.budgetMeters(a.Task); b != nil {
-		out["budget"] = b
+		out["live_budget"] = b
 	}
 	return out, nil
 }

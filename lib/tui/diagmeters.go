@@ -10,7 +10,7 @@ import (
 
 // The diagnostics view's budget meters: each use against its limit, from
 // the freshest record that has it — the running attempt's live budget
-// (the diagnose answer's "budget"), else the last budget event (written
+// (the diagnose answer's "live_budget"), else the last budget event (written
 // when a budget runs out or is extended), else the result record and the
 // diagnosis. A figure no record has is unknown, never 0.
 
@@ -25,7 +25,7 @@ type budgetFigures struct {
 	fromRecord string   // what the figures come from, for the label
 }
 
-// liveBudget is the diagnose answer's "budget" for a running task.
+// liveBudget is the diagnose answer's "live_budget" for a running task.
 type liveBudget struct {
 	Live   bool          `json:"live"`
 	Used   budgetFigures `json:"used"`
@@ -41,7 +41,7 @@ type liveBudget struct {
 // forgets a stale one when the task no longer runs).
 func (a *App) diagBudgetAck(task string, raw json.RawMessage) {
 	var d struct {
-		Budget *liveBudget `json:"budget"`
+		Budget *liveBudget `json:"live_budget"`
 	}
 	decodeData(raw, &d)
 	if a.td.budgets == nil {

@@ -107,7 +107,7 @@ Queries (read-only):
               unknown kept unknown, budget events, compactions, Laya
               observations, telemetry archive summary; spans trees when
               "spans":true). The request is not shortened. While the task
-              runs, "budget" adds its live meters: used (turns,
+              runs, "live_budget" adds its meters: used (turns,
               active_seconds excluding waits on the user, tool_calls,
               total_tokens, tokens_estimated_requests, reserved_tokens) and
               limits.
