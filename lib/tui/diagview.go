@@ -75,7 +75,13 @@ func heading(s string) line { return line{bold(s, theme.Accent)} }
 
 func (a *App) diagLines() []line {
 	d := a.td.diags[a.task.id]
-	out := []line{heading("Errors")}
+	var out []line
+	if d != nil {
+		// First, so it is on screen at any size: the ID that finds the
+		// task's spans and logs elsewhere.
+		out = append(out, line{span(fmt.Sprintf("%-12s ", "trace"), theme.Muted), span(safeLine(traceOf(d)), theme.Base), span("  (c: copy)", theme.Subtle)})
+	}
+	out = append(out, heading("Errors"))
 	out = append(out, a.errorLines(d)...)
 	if d == nil {
 		return append(out, line{span("diagnosis: unknown (asking the runtime…)", theme.Muted)})
@@ -116,7 +122,7 @@ func (a *App) errorLines(d *diagRecord) []line {
 
 func telemetryLines(d *diagRecord) []line {
 	t := d.Telemetry
-	out := []line{{span(fmt.Sprintf("%-12s ", "trace"), theme.Muted), span(safeLine(traceOf(d)), theme.Base), span("  (c: copy)", theme.Subtle)}, field("archive", safeLine(orUnknown(t.Archive))+fmt.Sprintf(" · %d spans", t.Spans))}
+	out := []line{field("archive", safeLine(orUnknown(t.Archive))+fmt.Sprintf(" · %d spans", t.Spans))}
 	if h := t.Health; h != nil {
 		health := safeLine(h.State)
 		if h.Gaps {
