@@ -249,7 +249,7 @@ func (a *App) diffHead() []line {
 		out = append(out, line{span("! "+p, theme.Warning)})
 	}
 	if s.HeadChanged {
-		out = append(out, line{span("! HEAD moved during the task: commits are not part of this diff", theme.Warning)})
+		out = append(out, line{span("! HEAD moved during the task: paths it committed are not listed; listed paths are diffed against the baseline commit", theme.Warning)})
 	}
 	return append(out, a.verificationSummary())
 }

@@ -37,7 +37,7 @@ func plain(l text.Line) string {
 func TestPagerHoldsOneBoundedWindowOfA100kLineDiff(t *testing.T) {
 	const rows = 40
 	var p Pager
-	req := p.Open("big.go", rows)
+	req := p.Open("big.txt", rows) // plain: the highlighter has its own tests, this one counts lines
 	if !p.Fill(bigWindow(req)) {
 		t.Fatal("the first window was refused")
 	}
