@@ -179,6 +179,8 @@ func (a *App) diffKey(ev *tcell.EventKey) {
 			page(-rows)
 		case 'v':
 			a.dv.verify, a.dv.verifyTop = !a.dv.verify, 0
+		case 'r': // ask again: a running task's changes move on
+			a.openDiff()
 		}
 	}
 }
@@ -217,7 +219,7 @@ func (a *App) drawDiff(l layout) {
 	} else {
 		a.drawPatch(x+2, top, iw, a.dv.patchRows)
 	}
-	a.p.put(x+2, y+h-1, iw, line{span(" ↑/↓ file · pgup/pgdn j/k page · home/end · v verification · esc close · never stages or commits ", theme.Subtle)})
+	a.p.put(x+2, y+h-1, iw, line{span(" ↑/↓ file · pgup/pgdn j/k page · home/end · v verification · r refresh · esc close · never stages or commits ", theme.Subtle)})
 }
 
 func (a *App) diffTitle() line {

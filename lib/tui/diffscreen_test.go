@@ -164,6 +164,11 @@ func TestDiffViewClosesBackToFocusDraftAndScroll(t *testing.T) {
 	if got := h.port.last("diff"); got["path"] != "notes.txt" {
 		t.Fatalf("down selects the user's own change, in its own section: %v", got)
 	}
+	openDiffView(h, diffAnswer("running", changedSmall, "", ""), smallPatch)
+	h.keys(runeKey('r'))
+	if got := h.port.last("diff"); got["path"] != nil || h.app.dv.sum != nil || h.app.dialog != dialogDiff {
+		t.Fatalf("r asks for the summary again: %v", got)
+	}
 }
 
 func TestDiffViewShowsARefusalInTheView(t *testing.T) {
