@@ -92,7 +92,7 @@ func init() {
 		{scopeApproval, "enter · space", "Never answer a card", nil, nil, nil},
 		{scopeView, "type · ↑/↓ · enter", "Search · select · open or run", nil, nil, nil},
 		{scopeView, "esc", "Close; focus, draft and scroll return as they were", nil, nil, nil},
-		{scopeView, "c · y (diagnostics)", "Copy the task's trace ID (OSC 52)", nil, nil, nil},
+		{scopeView, "c · y (diagnostics)", "Copy the task's trace ID (OSC 52)", nil, traceAvail, (*App).copyTrace},
 		{scopeView, "v (diff)", "Show / hide the verification: command, exit, output", nil, nil, nil},
 		{scopeMouse, "wheel · click", "Scroll · select an item, again: expand a tool (ctrl+o)", nil, nil, nil},
 	}

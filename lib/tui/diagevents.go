@@ -124,6 +124,13 @@ func eventLine(e correlatedEvent, latest string) line {
 	return l
 }
 
+func traceAvail(a *App) string {
+	if d := a.td.diags[a.task.id]; d == nil || traceOf(d) == "unknown" {
+		return "no trace ID known yet: open the diagnostics (ctrl+d)"
+	}
+	return ""
+}
+
 // copyTrace puts the trace ID on the clipboard (OSC 52, as the
 // conversation's copy key does), only on this explicit key.
 func (a *App) copyTrace() {

@@ -147,3 +147,19 @@ func TestDiagCorrelatedEventsKeepTheNewestAndCopyTheTrace(t *testing.T) {
 		t.Fatalf("c copies the trace ID: %q", clip)
 	}
 }
+
+func TestTheTraceCopyIsAPaletteAction(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	h.keys(key(tcell.KeyCtrlP))
+	h.keys(typed("trace id")...)
+	h.mustShow("no trace ID known yet")
+	h.keys(key(tcell.KeyEscape))
+	openDiagView(h, diagAnswer("tsk_1", "running", 4, 0, 1200, 300, unpriced), correlated)
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlP))
+	h.keys(typed("trace id")...)
+	h.keys(key(tcell.KeyEnter))
+	if clip := string(h.scr.GetClipboardData()); clip != trace1 {
+		t.Fatalf("the palette's copy action: %q", clip)
+	}
+}
