@@ -51,9 +51,9 @@ type Tx struct {
 	// next caches the next seq per session ("" = sessionless) for batches.
 	next    map[string]int64
 	nowText string
-	// insertEvent is the store's prepared event insert bound to this
+	// bound are the store's prepared statements bound to this
 	// transaction (closed with it).
-	insertEvent *sql.Stmt
+	bound map[string]*sql.Stmt
 	// scopes are attempt scopes looked up in this transaction.
 	scopes map[string]attemptScope
 }
@@ -80,7 +80,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return storageErr(err, "cannot start a write transaction")
 	}
 	now := s.now().UTC()
-	tx := &Tx{Queries: Queries{sqlTx}, store: s, ctx: ctx, tx: sqlTx, now: now, nowText: stamp(now), next: map[string]int64{}}
+	tx := &Tx{store: s, ctx: ctx, tx: sqlTx, now: now, nowText: stamp(now), next: map[string]int64{}}
+	tx.Queries = Queries{preparedQuerier{tx}}
 	committed := false
 	defer func() {
 		if !committed {
@@ -139,12 +140,11 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 		data = buf.Bytes()
 		ev.Data = data
 	}
-	if tx.insertEvent == nil {
-		if tx.insertEvent, err = tx.stmt(insertEventSQL); err != nil {
-			return ev, err
-		}
+	insert, err := tx.stmt(insertEventSQL)
+	if err != nil {
+		return ev, err
 	}
-	_, err = tx.insertEvent.ExecContext(tx.ctx,
+	_, err = insert.ExecContext(tx.ctx,
 		ev.ID, nullable(ev.Session), ev.Seq, tx.nowText, ev.Type, ev.Task, ev.Attempt, ev.Operation,
 		ev.Corr, ev.Cause, ev.Trace, ev.Span, data)
 	if err != nil {
@@ -200,12 +200,9 @@ func (tx *Tx) nextSeq(session string) (int64, error) {
 	var max sql.NullInt64
 	var err error
 	if session == "" {
-		err = tx.tx.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id IS NULL").Scan(&max)
+		err = tx.q.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id IS NULL").Scan(&max)
 	} else {
-		var st *sql.Stmt
-		if st, err = tx.stmt("SELECT max(seq) FROM events WHERE session_id = ?"); err == nil {
-			err = st.QueryRowContext(tx.ctx, session).Scan(&max)
-		}
+		err = tx.q.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id = ?", session).Scan(&max)
 	}
 	if err != nil {
 		return 0, storageErr(err, "cannot read the event sequence")
