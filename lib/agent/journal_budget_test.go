@@ -240,8 +240,12 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 			t.Errorf("turn %d: %+v, want the counts of %+v", i+1, s, want[i])
 		}
 	}
-	if !strings.Contains(lines[len(lines)-1], `"process":true`) {
-		t.Errorf("no process line: %s", lines[len(lines)-1])
+	var proc struct {
+		Process   bool  `json:"process"`
+		FirstSend int64 `json:"first_request_unix_ns"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &proc); err != nil || !proc.Process || proc.FirstSend == 0 {
+		t.Errorf("no process line with the first request's time: %s", lines[len(lines)-1])
 	}
 }
 

@@ -46,6 +46,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []message, tools
 		}
 	}
 	slot.Dispatched()
+	a.probe.sending()
 	resp, err := a.complete(ctx, modelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d liveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})
