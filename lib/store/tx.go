@@ -116,6 +116,20 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 		return ev, core.Errorf(core.CodeInvalidRequest, "event %s data is not valid JSON", ev.Type).
 			WithHint("pass json.RawMessage produced by json.Marshal")
 	}
+	if len(ev.Data) > 0 {
+		// Stored compact, so exporters can emit it verbatim.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, ev.Data); err != nil {
+			return ev, core.Wrap(err, core.CodeInvalidRequest, "event "+ev.Type+" data is not valid JSON")
+		}
+		ev.Data = buf.Bytes()
+	}
+	return tx.appendCompact(ev)
+}
+
+// appendCompact appends an event whose data is valid, compact JSON (or
+// empty) and whose type is a durable one.
+func (tx *Tx) appendCompact(ev core.Event) (core.Event, error) {
 	seq, err := tx.nextSeq(ev.Session)
 	if err != nil {
 		return ev, err
@@ -132,13 +146,7 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 	ev.Span = firstNonEmpty(ev.Span, tx.Meta.Span)
 	var data []byte
 	if len(ev.Data) > 0 {
-		// Stored compact, so exporters can emit it verbatim.
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, ev.Data); err != nil {
-			return ev, core.Wrap(err, core.CodeInvalidRequest, "event "+ev.Type+" data is not valid JSON")
-		}
-		data = buf.Bytes()
-		ev.Data = data
+		data = ev.Data
 	}
 	insert, err := tx.stmt(insertEventSQL)
 	if err != nil {
@@ -211,15 +219,18 @@ func (tx *Tx) nextSeq(session string) (int64, error) {
 }
 
 // event appends a record's canonical event with data marshalled from v.
+// json.Marshal writes valid, compact JSON, so the data is not scanned
+// again (Append validates and compacts what callers pass it).
 func (tx *Tx) event(ev core.Event, v any) (core.Event, error) {
-	if v != nil {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
-		}
-		ev.Data = b
+	if core.IsLive(ev.Type) || ev.Type == "" || v == nil {
+		return tx.Append(ev) // refusals and caller-built data are checked there
 	}
-	return tx.Append(ev)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
+	}
+	ev.Data = b
+	return tx.appendCompact(ev)
 }
 
 func nullable(s string) any {
