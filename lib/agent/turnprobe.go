@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"syscall"
 	"time"
@@ -118,7 +119,7 @@ func (p *turnProbe) close() {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
-		"first_request_unix_ns": p.firstSend})
+		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0)})
 	p.f.Write(append(line, '\n'))
 	p.f.Close()
 }
