@@ -49,7 +49,8 @@ func gitState(t *testing.T, ws string, env []string) string {
 
 // The diff view pages a large diff with PgDn/PgUp through the port's
 // windows, never stages or commits anything, and closing it gives the
-// composer back its draft and the keys.
+// composer back its draft and the keys, with the conversation still
+// scrolled where it was (paused, not following).
 func TestDiffViewPagesALargeDiffAndGivesTheComposerBack(t *testing.T) {
 	s := startSim(t, bigFileScenario())
 	ws, env := workspace(t, s, "")
@@ -62,6 +63,8 @@ func TestDiffViewPagesALargeDiffAndGivesTheComposerBack(t *testing.T) {
 
 	tm.write("keep my draft")
 	_, from = tm.waitFor("keep my draft", from, 10*time.Second)
+	tm.write("\x1b[5~") // PgUp in the composer scrolls the conversation: paused
+	_, from = tm.waitFor("paused", from, 10*time.Second)
 	tm.write("\x06") // ctrl+f
 	_, from = tm.waitFor("Diff & verification", from, 10*time.Second)
 	_, from = tm.waitFor("@@ -0,0 +1,3000 @@", from, 20*time.Second)
@@ -95,6 +98,7 @@ func TestDiffViewPagesALargeDiffAndGivesTheComposerBack(t *testing.T) {
 	tm.write("QQZZ")
 	tm.write("\x0c")
 	tm.waitFor("draftQQZZ", from, 10*time.Second)
+	tm.waitFor("paused", from, 10*time.Second) // the conversation did not jump back to following
 	if after := gitState(t, ws, env); after != before {
 		t.Fatalf("reviewing the diff changed git's HEAD or index:\nbefore %s\nafter  %s", before, after)
 	}
