@@ -128,11 +128,11 @@ func (a *App) selectedFile() *diffview.File {
 
 // selectFile selects entry i and asks for the first window of its diff.
 func (a *App) selectFile(i int) {
-	if n := a.dv.files(); n == 0 {
+	n := a.dv.files()
+	if n == 0 {
 		return
-	} else {
-		a.dv.sel = min(max(i, 0), n-1)
 	}
+	a.dv.sel = min(max(i, 0), n-1)
 	f := a.selectedFile()
 	a.askWindow(a.dv.pager.Open(f.Path, a.dv.patchRows))
 }
