@@ -51,6 +51,22 @@ func (b *Inbox) edit(id, text string) error {
 	return core.Errorf(core.CodeNotFound, "no intervention %s", id).WithHint("list the task's interventions")
 }
 
+// pending reports whether an intervention waits for delivery (a nil
+// Inbox has none).
+func (b *Inbox) pending() bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, in := range b.items {
+		if !in.Consumed {
+			return true
+		}
+	}
+	return false
+}
+
 // take marks every pending intervention consumed and returns them in
 // queue order.
 func (b *Inbox) take() []intervention {

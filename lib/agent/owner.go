@@ -92,7 +92,8 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	// EnsureDrive above confirmed the drive's exclusion.
+	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
 		own.Release()
 		return nil, err
@@ -215,6 +216,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
+	r.OnBudget = w.active.setBudget
 	defer w.active.clear()
 	obs, err := w.sessionObserver()
 	w.active.mu.Lock()

@@ -72,6 +72,7 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogDiff
 	dialogSettings
 	dialogTheme
 	dialogDevMenu
@@ -121,7 +122,9 @@ type App struct {
 	td           taskData // the port's answers for the tasks and diagnostics views
 	tv           tasksView
 	diagScroll   int
-	stopTarget   string // the task a force-stop confirmation names
+	dv           diffScreen // the diff and verification view (diffscreen.go)
+	dg           diagEvents // the diagnostics view's correlated events (diagevents.go)
+	stopTarget   string     // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks

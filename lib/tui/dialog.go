@@ -63,6 +63,9 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 	case dialogDiag:
 		a.diagKey(ev)
 		return
+	case dialogDiff:
+		a.diffKey(ev)
+		return
 	case dialogSettings:
 		a.settingsKey(ev)
 		return
