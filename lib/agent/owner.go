@@ -58,9 +58,15 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
+<<<<<<< HEAD
 	// lock is the workspace lock's file: each tool server holds a
 	// duplicate, so a killed owner's lock outlives its commands.
 	lock *os.File
+=======
+	// settings is the session's configuration as port clients change it
+	// (owner_config.go).
+	settings settingsState
+>>>>>>> main
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -92,12 +98,18 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	// EnsureDrive above confirmed the drive's exclusion.
+	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
 		own.Release()
 		return nil, err
 	}
+<<<<<<< HEAD
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed, lock: own.LockFile()}
+=======
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
+		settings: settingsState{ws: ws, opts: o, base: cfg}}
+>>>>>>> main
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).
@@ -220,6 +232,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
+	r.OnBudget = w.active.setBudget
 	defer w.active.clear()
 	obs, err := w.sessionObserver()
 	w.active.mu.Lock()

@@ -37,6 +37,17 @@ configuration the user has not consented to (fluzo-admit consent) it starts
 nothing and contacts nothing, and the UI shows its error with the command to
 run.
 
+Without a .fluzo in the workspace (and no --config) it first opens the
+welcome and setup flow, offline: model endpoint, API key by reference (an
+environment variable name or an auth.toml entry, never the value), model
+discovery through GET /v1/models only when asked (Ctrl+D), limits,
+telemetry, Laya and interface preferences, then a redacted summary before
+.fluzo is created atomically. It then offers the .git/info/exclude entry for
+.fluzodrive/ and records endpoint consent, each only on an explicit y. A valid
+.fluzo skips setup without contacting anything; a malformed one is shown
+with each problem's file:line and key and left untouched. Without a terminal
+a missing .fluzo is configuration_required (exit 3) and no flow starts.
+
 Approval cards preselect nothing: only a (approve once), t (approve for this
 task) or d (deny), typed with the conversation focused on the card (Tab) and
 after a short arming window, answer them. Enter and Space never approve.`,
@@ -49,11 +60,12 @@ after a short arming window, answer them. Enter and Space never approve.`,
 			&cli.BoolFlag{Name: "ascii", Usage: "draw with ASCII only"},
 			&cli.BoolFlag{Name: "no-color", Usage: "no colour (also when NO_COLOR is set)"},
 			&cli.BoolFlag{Name: "mouse", Usage: "capture the mouse (wheel scrolls, click selects; ctrl+o releases it)"},
-			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu (not in this release: accepted, no menu yet)"},
-			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu (the default)"},
+			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu (F4; default tui.dev_menu, off)"},
+			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu even when tui.dev_menu is true"},
 			&cli.StringFlag{Name: "draft", Usage: "pre-fill the composer with `TEXT`"},
 			&cli.BoolFlag{Name: "submit", Usage: "submit the --draft at once"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for the agent, `KEY=VALUE` (repeatable)"},
+			&cli.BoolFlag{Name: "setup", Usage: "open the setup flow even when a .fluzo exists (fluzo init; replacing asks first and keeps a backup)"},
 		},
 		Action: action,
 	}
@@ -74,6 +86,25 @@ Ctrl+End or End (conversation) follows the output again; Ctrl+X (or the x on
 a notification) dismisses the oldest notification, which never answers,
 resumes or cancels anything.
 
+Settings (F2): every .fluzo key by screen (models and pools, limits, storage,
+telemetry, theme, notifications, developer menu, all) with its value,
+default, source, unit, range and when a change applies. Typing searches the
+keys (Ctrl+U clears); Up/Down select;
+Left/Right step or choose (a value past its range is refused, never
+clamped); Space toggles; Enter edits as text; Ctrl+D restores the default;
+Ctrl+A applies for this session; Ctrl+S also saves to .fluzo (only the
+changed keys; comments kept; a file changed outside asks to merge); Esc
+closes. Keys set by --set, --theme, --animation-fps or --reduced-motion are
+locked. Model and pool max_in_flight apply to the running task at once.
+
+Theme (F3): Up/Down preview on the whole screen; Enter applies; Ctrl+S saves
+tui.theme; Esc restores the theme in effect. Developer menu (F4, only with
+--dev-menu or tui.dev_menu = true): theme, animation FPS, reduced motion,
+the render diagnostics overlay (application redraws, not display FPS),
+desktop notifications and Laya decision.enabled (consent asked); changes
+preview until Ctrl+A applies or Ctrl+S saves; Ctrl+R previews the defaults;
+Esc cancels. Its preview pane is synthetic and sends nothing.
+
 Composer: Enter submits (a queued message while a task runs); Shift+Enter or
 Ctrl+J inserts a newline; a paste never submits; Up/Down walk a 32-entry
 history; Up in an empty composer edits the newest queued message.
@@ -81,7 +112,14 @@ history; Up in an empty composer edits the newest queued message.
 Conversation: Up/Down/j/k scroll (scrolling up pauses following); Shift+Up/
 Down or K/J select an item; PgUp/PgDn/b/f page; g/Home top; G/End follow;
 Space expands a tool card; c or y copies the selected message or its last code
-block (OSC 52); a/t/d answer the selected approval card.`},
+block (OSC 52); a/t/d answer the selected approval card.
+
+Setup: Enter moves to the next field (the next step from the last); Tab,
+Shift+Tab, Up and Down move between fields; Left/Right or Space change a
+choice and walk the listed models; Ctrl+U clears a field; Ctrl+D lists the
+endpoint's models; Ctrl+S shows the summary; Esc restores a field being
+edited, else goes back. The summary, exclusion and consent questions take
+only y or n. Ctrl+C or Ctrl+Q leaves.`},
 		{Title: "Environment", Body: `NO_COLOR disables colour. COLORTERM and TERM decide the colour depth.
 FLUZO_AGENT names the fluzo-agent executable to start. With
 tui.notifications.desktop_enabled, TERM, TERM_PROGRAM, KITTY_WINDOW_ID,
@@ -96,9 +134,23 @@ func action(ctx context.Context, c *cli.Command) error {
 	if fps > 60 || (fps < 0 && fps != -1) {
 		return runner.Usage(c, "--animation-fps must be between 0 and 60, not %d", fps)
 	}
+	if c.Bool("dev-menu") && c.Bool("no-dev-menu") {
+		return runner.Usage(c, "--dev-menu and --no-dev-menu contradict each other")
+	}
 	themeName := c.String("theme")
 	if themeName != "" && themeName != theme.NameDefault && themeName != theme.NameHighContrast {
 		return runner.Usage(c, "--theme must be default or high-contrast, not %q", themeName)
+	}
+	caps := theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")})
+	plan, err := planSetup(ctx, c.String("workspace"), c.String("config"), c.Bool("setup"), isTerminal(os.Stdin) && isTerminal(os.Stdout))
+	if err != nil {
+		return err
+	}
+	if plan.run {
+		open, err := runSetup(ctx, plan, themeName, caps, c.StringSlice("set"), c.String("config"))
+		if err != nil || !open {
+			return err
+		}
 	}
 	agent, err := findAgent()
 	if err != nil {
@@ -123,8 +175,9 @@ func action(ctx context.Context, c *cli.Command) error {
 	// running task to stop; CloseWithin bounds the wait instead.
 	opts := ltui.Options{
 		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
-		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
-		Mouse:     c.Bool("mouse"),
+		Caps:    caps,
+		Mouse:   c.Bool("mouse"),
+		DevMenu: c.Bool("dev-menu"), DevMenuSet: c.Bool("dev-menu") || c.Bool("no-dev-menu"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
 		ReadOnlyHistory: func() ([]port.Event, error) { return storedEvents(ctx, root) },
 	}
