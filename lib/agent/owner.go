@@ -58,15 +58,12 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
-<<<<<<< HEAD
 	// lock is the workspace lock's file: each tool server holds a
 	// duplicate, so a killed owner's lock outlives its commands.
 	lock *os.File
-=======
 	// settings is the session's configuration as port clients change it
 	// (owner_config.go).
 	settings settingsState
->>>>>>> main
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -104,12 +101,8 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		own.Release()
 		return nil, err
 	}
-<<<<<<< HEAD
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed, lock: own.LockFile()}
-=======
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
-		settings: settingsState{ws: ws, opts: o, base: cfg}}
->>>>>>> main
+		lock: own.LockFile(), settings: settingsState{ws: ws, opts: o, base: cfg}}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).

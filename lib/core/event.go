@@ -119,7 +119,6 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
-<<<<<<< HEAD
 	// EvConsentGranted records the user's consent to a configuration's
 	// destinations (PRD §26): the fingerprint, the redacted destinations,
 	// when and how it was given (the fluzo-admit prompt or --yes, the
@@ -128,13 +127,11 @@ const (
 	// EvConsentRevoked records that fluzo-admit consent revoke removed
 	// every consent of the workspace.
 	EvConsentRevoked = "consent.revoked"
-=======
 	// EvConfigChanged records a configuration change applied from a
 	// client (the TUI's settings, theme picker or developer menu): the keys,
 	// when each takes effect and whether it was saved to .fluzo. Values
 	// other than public preferences are redacted.
 	EvConfigChanged = "config.changed"
->>>>>>> main
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -150,11 +147,7 @@ var EventTypes = []string{
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
 	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
-<<<<<<< HEAD
-	EvConsentGranted, EvConsentRevoked,
-=======
-	EvConfigChanged,
->>>>>>> main
+	EvConsentGranted, EvConsentRevoked, EvConfigChanged,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

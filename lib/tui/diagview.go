@@ -94,7 +94,8 @@ func (a *App) diagLines() []line {
 	out = append(out, observationLines(d)...)
 	out = append(out, heading("Telemetry"))
 	out = append(out, telemetryLines(d)...)
-<<<<<<< HEAD
+	out = append(out, heading("Correlated events (this task's timeline)"))
+	out = append(out, a.correlatedLines(d)...)
 	out = append(out, heading("Consent"))
 	return append(out, consentLines(d.Consent)...)
 }
@@ -116,11 +117,6 @@ func consentLines(c *consentState) []line {
 		return []line{field("state", "not granted (revoked "+safeLine(c.RevokedAt)+")")}
 	}
 	return []line{field("state", "not granted (no consent event recorded)")}
-=======
-	out = append(out, heading("Correlated events (this task's timeline)"))
-	out = append(out, a.correlatedLines(d)...)
-	return out
->>>>>>> main
 }
 
 // errorLines: the result's error with its code, message and hint, then
