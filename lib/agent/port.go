@@ -110,6 +110,8 @@ type startArgs struct {
 	Allow   []string `json:"allow,omitempty"`
 	// NoVerify waives verification explicitly, as --no-verify does.
 	NoVerify bool `json:"no_verify,omitempty"`
+	// Worktree runs the task in its own git worktree, as --worktree does.
+	Worktree bool `json:"worktree,omitempty"`
 }
 
 // startTask starts one task in the background; its events and result
@@ -127,7 +129,7 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 	}
 	return p.launch(func(opts TaskOptions) Result {
 		opts.Session = a.Session
-		opts.Request, opts.Verify, opts.Allow, opts.NoVerify = a.Request, a.Verify, a.Allow, a.NoVerify
+		opts.Request, opts.Verify, opts.Allow, opts.NoVerify, opts.Worktree = a.Request, a.Verify, a.Allow, a.NoVerify, a.Worktree
 		return p.Owner.Run(context.WithoutCancel(ctx), opts)
 	})
 }

@@ -119,6 +119,27 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvWorktreeCreated records that a task runs in its own git worktree
+	// (strategy isolated_worktree): its path relative to the workspace,
+	// branch, base commit and whether the main tree had uncommitted
+	// changes (they are not in the worktree). It commits with the task.
+	EvWorktreeCreated = "worktree.created"
+	// EvWorktreeAttached records that a follow-up (repair) task runs in
+	// the worktree of an earlier task, named by worktree_task.
+	EvWorktreeAttached = "worktree.attached"
+	// EvWorktreeRepair, on the worktree's task, names the follow-up task
+	// that continues it with the reviewer's feedback.
+	EvWorktreeRepair = "worktree.repair"
+	// EvWorktreeAccepted records that the worktree's change was applied
+	// to the main working tree as uncommitted changes: the files and the
+	// diff id.
+	EvWorktreeAccepted = "worktree.accepted"
+	// EvWorktreeRejected records that the user rejected the change: the
+	// worktree and its branch were removed.
+	EvWorktreeRejected = "worktree.rejected"
+	// EvWorktreeRemoved records the removal of a worktree that was no
+	// longer needed (after accept, or by a purge), with the reason.
+	EvWorktreeRemoved = "worktree.removed"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -134,6 +155,7 @@ var EventTypes = []string{
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
 	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvWorktreeCreated, EvWorktreeAttached, EvWorktreeRepair, EvWorktreeAccepted, EvWorktreeRejected, EvWorktreeRemoved,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

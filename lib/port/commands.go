@@ -22,6 +22,14 @@ func StartTask(request, verify string, noVerify bool, allow []string) (string, A
 	return "start_task", a
 }
 
+// InWorktree adds the worktree option to a start_task command: the task
+// runs in its own git worktree under .fluzodrive/worktrees/TASK, and its
+// change waits for review (fluzo-agent review/accept/reject/repair).
+func InWorktree(cmd string, a Args) (string, Args) {
+	a["worktree"] = true
+	return cmd, a
+}
+
 // Approve answers the waiting operation; scope is "once" or "task".
 func Approve(operation, scope string) (string, Args) {
 	return "approve", Args{"operation": operation, "scope": scope}

@@ -28,7 +28,8 @@ through its private control socket.`,
 
 // commands lists the subcommands; each lives in its own file.
 func commands() []*cli.Command {
-	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), acpCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	cmds := []*cli.Command{runCommand(), resumeCommand(), serveCommand(), acpCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	return append(cmds, worktreeCommands()...)
 }
 
 // Main runs fluzo-agent.
