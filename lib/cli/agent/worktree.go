@@ -18,7 +18,19 @@ import (
 // worktreeCommands are the review commands of worktree tasks (run
 // --worktree): review, accept, reject and repair.
 func worktreeCommands() []*cli.Command {
-	return []*cli.Command{reviewCommand(), acceptCommand(), rejectCommand(), repairCommand()}
+	return []*cli.Command{errorsAsJSON(reviewCommand()), errorsAsJSON(acceptCommand()), errorsAsJSON(rejectCommand()), repairCommand()}
+}
+
+// errorsAsJSON makes a --json review command print its failure as one
+// {"type":"error",...} record on stdout too (the message stays on
+// stderr), so a script reads one stream.
+func errorsAsJSON(cmd *cli.Command) *cli.Command {
+	runner.OnError(cmd, func(ctx context.Context, c *cli.Command, err error) {
+		if jsonRequested(ctx, c) {
+			writeRecord(c, core.NewErrorRecord("", err))
+		}
+	})
+	return cmd
 }
 
 func taskArg(c *cli.Command) (string, error) {
