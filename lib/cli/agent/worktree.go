@@ -211,7 +211,7 @@ func acceptAction(ctx context.Context, c *cli.Command) error {
 			Type string `json:"type"`
 			worktree.Record
 			worktree.Change
-		}{core.WireVersion, "worktree.accepted", rec, ch})
+		}{core.WireVersion, core.EvWorktreeAccepted, rec, ch})
 	}
 	fmt.Fprintf(c.Root().Writer, "accepted task %s: %d file(s) written to your working tree, uncommitted (nothing staged or committed): %s\n",
 		termsafe.Line(rec.Task), len(ch.Files), termsafe.Line(strings.Join(ch.Paths(), ", ")))
@@ -257,11 +257,15 @@ func rejectAction(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	if c.Bool("json") {
+		typ := core.EvWorktreeRejected
+		if rec.State == worktree.StateRemoved {
+			typ = core.EvWorktreeRemoved
+		}
 		return writeRecord(c, struct {
 			V    int    `json:"v"`
 			Type string `json:"type"`
 			worktree.Record
-		}{core.WireVersion, "worktree." + rec.State, rec})
+		}{core.WireVersion, typ, rec})
 	}
 	fmt.Fprintf(c.Root().Writer, "%s task %s: removed worktree %s and branch %s\n", rec.State, termsafe.Line(rec.Task), termsafe.Line(rec.Rel), termsafe.Line(rec.Branch))
 	return nil
