@@ -28,13 +28,15 @@ line_too_long); the line is skipped and later commands are answered.
 
 Task commands (ack data after the arrow):
 
-  start_task  request, [session], [verify], [no_verify], [allow: ["exec:cargo test", ...]]
+  start_task  request, [session], [verify], [no_verify], [allow: ["exec:cargo test", ...]], [worktree: true]
               -> {"state":"starting"}; workspace_busy while a task runs.
               With session the task joins that stored session (not_found when
               unknown); without it the task starts a new session.
               Without a verification command (verify, harness.verify_command
               or one quoted in the request) or "no_verify":true the task fails
               at once with reason verification_not_configured.
+              "worktree":true runs it in a git worktree of its own, as run
+              --worktree does (worktree.created; the result names it).
   approve     operation, [scope: "once" (default) | "task"]
               -> {"operation","verdict":"allow","scope"[,"grant"]}. "task" stores
               a task grant for exactly that operation and returns its id.
