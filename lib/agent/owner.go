@@ -190,7 +190,9 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 	}
 	t.resuming, t.resumeTask = true, task
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		res := r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		w.nameWorktree(ctx, task, &res)
+		return res
 	})
 }
 

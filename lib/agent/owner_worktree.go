@@ -71,6 +71,14 @@ func (w *Owner) resumeRoot(ctx context.Context, task string) (string, error) {
 	return rec.Path(w.Root), nil
 }
 
+// nameWorktree sets the worktree a resumed task ran in on its result.
+func (w *Owner) nameWorktree(ctx context.Context, task string, res *Result) {
+	if rec, err := worktree.Lookup(ctx, w.Store.Queries, task); err == nil {
+		b := rec.Binding
+		res.Worktree = &b
+	}
+}
+
 // Repair continues the worktree of task with the reviewer's feedback, as
 // a follow-up task in the same session and worktree: the original task
 // is terminal and keeps its own history, and the follow-up's events say
