@@ -49,7 +49,7 @@ func checkClean(ctx context.Context, root string, b Binding, ch Change) error {
 	for _, p := range ch.Paths() {
 		touched[p] = true
 	}
-	status, err := git(ctx, root, append([]string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--"}, literal(ch.Paths())...)...)
+	status, err := git(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil {
 		return err
 	}
@@ -65,11 +65,17 @@ func checkClean(ctx context.Context, root string, b Binding, ch Change) error {
 			WithHint("nothing was changed; commit, stash or discard your changes to those files, then run 'fluzo-agent accept %s' again (or review the patch with 'fluzo-agent review %s' and apply it by hand)", b.Task, b.Task).
 			With("files", dirty).With("reason", "preexisting_user_changes")
 	}
-	moved, err := git(ctx, root, append([]string{"diff", "--name-only", "-z", "--no-renames", b.Base, "HEAD", "--"}, literal(ch.Paths())...)...)
+	moved, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", b.Base, "HEAD")
 	if err != nil {
 		return err
 	}
-	if m := splitZ(moved); len(m) > 0 {
+	var m []string
+	for _, p := range splitZ(moved) {
+		if touched[p] {
+			m = append(m, p)
+		}
+	}
+	if len(m) > 0 {
 		sort.Strings(m)
 		return core.Errorf(CodeConflict, "accepting task %s would touch files that changed on your branch since the task started from %.12s: %s", b.Task, b.Base, strings.Join(m, ", ")).
 			WithHint("nothing was changed; review the patch ('fluzo-agent review %s') and merge it by hand, or repair the task", b.Task).

@@ -86,7 +86,7 @@ func Diff(ctx context.Context, root string, b Binding) (Change, error) {
 // trackedChanges appends the patch of tracked paths (working files
 // against base) to patch and returns their summary.
 func trackedChanges(ctx context.Context, dir, base string, patch *bytes.Buffer) ([]File, error) {
-	names, err := git(ctx, dir, "diff", "--name-status", "-z", "--no-renames", base, "--")
+	names, err := git(ctx, dir, append([]string{"diff", "--name-status", "-z", "--no-renames", base}, everywhere...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -94,22 +94,18 @@ func trackedChanges(ctx context.Context, dir, base string, patch *bytes.Buffer) 
 	var order []string
 	fields := splitZ(names)
 	for i := 0; i+1 < len(fields); i += 2 {
-		if isDataRoot(fields[i+1]) {
-			continue
-		}
 		status[fields[i+1]] = statusWord(fields[i])
 		order = append(order, fields[i+1])
 	}
 	if len(order) == 0 {
 		return nil, nil
 	}
-	args := append([]string{"diff", "--binary", "--no-renames", "--full-index", base, "--"}, literal(order)...)
-	out, err := git(ctx, dir, args...)
+	out, err := git(ctx, dir, append([]string{"diff", "--binary", "--no-renames", "--full-index", base}, everywhere...)...)
 	if err != nil {
 		return nil, err
 	}
 	patch.Write(out)
-	counts, err := git(ctx, dir, append([]string{"diff", "--numstat", "-z", "--no-renames", base, "--"}, literal(order)...)...)
+	counts, err := git(ctx, dir, append([]string{"diff", "--numstat", "-z", "--no-renames", base}, everywhere...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +118,9 @@ func trackedChanges(ctx context.Context, dir, base string, patch *bytes.Buffer) 
 	}
 	return files, nil
 }
+
+// everywhere is the pathspec of a whole worktree but its own data root.
+var everywhere = []string{"--", ":(top)", ":(top,exclude)" + driveName}
 
 // untrackedChange appends the creation patch of one untracked path.
 func untrackedChange(ctx context.Context, dir, path string, patch *bytes.Buffer) (File, error) {
@@ -179,15 +178,6 @@ func statusWord(s string) string {
 		return "deleted"
 	}
 	return "modified"
-}
-
-// literal turns paths into pathspecs git reads verbatim (no globbing).
-func literal(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = ":(literal)" + p
-	}
-	return out
 }
 
 // isDataRoot reports a path inside a worktree's own .fluzodrive, which is
