@@ -285,12 +285,17 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	extra, err := w.toolFlags(ctx, t)
+	if err != nil {
+		undo()
+		return nil, nil, err
+	}
 	base, err := captureBaseline(ctx, root)
 	if err != nil {
 		undo()
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
+	tc, err := startToolServer(ctx, root, w.toolServerEnv(os.Environ()), append(w.toolServerFlags(), extra...)...)
 	if err != nil {
 		base.Close()
 		undo()

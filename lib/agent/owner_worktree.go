@@ -28,6 +28,26 @@ func (tw *taskWorktree) binding() worktree.Binding {
 	return tw.attached.Binding
 }
 
+// toolFlags are the extra fluzo-tool flags of a worktree task: its
+// commands' sandbox, rooted at the worktree, may read (never write) the
+// repository's shared git directory, which git there needs (§21.1:
+// worktrees isolate files, not the shared metadata).
+func (w *Owner) toolFlags(ctx context.Context, t *TaskOptions) ([]string, error) {
+	if t.worktree == nil && !(t.resuming && w.isWorktreeTask(ctx, t.resumeTask)) {
+		return nil, nil
+	}
+	dir, err := worktree.CommonDir(ctx, w.Root)
+	if err != nil {
+		return nil, err
+	}
+	return []string{"--sandbox-read", dir}, nil
+}
+
+func (w *Owner) isWorktreeTask(ctx context.Context, task string) bool {
+	_, err := worktree.Lookup(ctx, w.Store.Queries, task)
+	return err == nil
+}
+
 // taskRoot is the directory a task's tools, baseline, context and
 // verification use: the workspace root, or the task's worktree. A
 // worktree made here is removed again by undo when the task never starts.

@@ -99,6 +99,17 @@ func Create(ctx context.Context, root, task string) (Binding, error) {
 	return b, nil
 }
 
+// CommonDir is the repository's shared git directory (absolute), which
+// git in a worktree reads: a command sandbox rooted at the worktree has
+// to be allowed to read it.
+func CommonDir(ctx context.Context, root string) (string, error) {
+	out, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // Exists reports whether b's worktree directory is present.
 func Exists(root string, b Binding) bool {
 	_, err := os.Lstat(b.Path(root))
