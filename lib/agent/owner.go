@@ -156,6 +156,7 @@ type TaskOptions struct {
 	resumeTask string
 	taskID     string
 	worktree   *taskWorktree
+	inWorktree bool
 }
 
 // Run executes one task to its result. Setup failures (bad grant spec,
@@ -301,7 +302,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
-	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
+	gate := &policyGate{P: pol, Preexisting: t.preexisting(base.Preexisting)}
 	gate.setGrants(grants)
 	gate.setYolo(t.Yolo)
 	maxTurns := t.MaxTurns

@@ -33,7 +33,7 @@ func (tw *taskWorktree) binding() worktree.Binding {
 // repository's shared git directory, which git there needs (§21.1:
 // worktrees isolate files, not the shared metadata).
 func (w *Owner) toolFlags(ctx context.Context, t *TaskOptions) ([]string, error) {
-	if t.worktree == nil && !(t.resuming && w.isWorktreeTask(ctx, t.resumeTask)) {
+	if !t.inWorktree {
 		return nil, nil
 	}
 	dir, err := worktree.CommonDir(ctx, w.Root)
@@ -43,9 +43,16 @@ func (w *Owner) toolFlags(ctx context.Context, t *TaskOptions) ([]string, error)
 	return []string{"--sandbox-read", dir}, nil
 }
 
-func (w *Owner) isWorktreeTask(ctx context.Context, task string) bool {
-	_, err := worktree.Lookup(ctx, w.Store.Queries, task)
-	return err == nil
+// preexisting is the policy gate's test for pre-existing user changes.
+// A task worktree starts as a clean checkout and holds only its tasks'
+// changes (a repair's or a resumed attempt's earlier ones), never the
+// user's, whose tree is elsewhere and untouched: continuing them needs no
+// approval. Version checks still guard every edit.
+func (t *TaskOptions) preexisting(base func(string) bool) func(string) bool {
+	if t.inWorktree {
+		return func(string) bool { return false }
+	}
+	return base
 }
 
 // taskRoot is the directory a task's tools, baseline, context and
@@ -53,9 +60,10 @@ func (w *Owner) isWorktreeTask(ctx context.Context, task string) bool {
 // worktree made here is removed again by undo when the task never starts.
 func (w *Owner) taskRoot(ctx context.Context, t *TaskOptions) (root string, undo func(), err error) {
 	undo = func() {}
+	defer func() { t.inWorktree = err == nil && root != w.Root }()
 	switch {
 	case t.resuming:
-		root, err := w.resumeRoot(ctx, t.resumeTask)
+		root, err = w.resumeRoot(ctx, t.resumeTask)
 		return root, undo, err
 	case t.repair != nil:
 		t.taskID = core.NewID(core.KindTask)
