@@ -20,8 +20,8 @@ type Writer struct {
 }
 
 // OpenWriter takes the owner lock of the workspace containing dir (a
-// running owner makes it workspace_busy) and opens its store, applying
-// the restart rules first as every owner does.
+// running owner makes it workspace_busy) and opens its store. It is not
+// an owner: it applies no restart rules and only appends worktree events.
 func OpenWriter(ctx context.Context, dir string) (*Writer, error) {
 	ws, err := store.ResolveWorkspace(ctx, dir)
 	if err != nil {
@@ -37,11 +37,6 @@ func OpenWriter(ctx context.Context, dir string) (*Writer, error) {
 	}
 	st, err := store.Open(ctx, ws)
 	if err != nil {
-		own.Release()
-		return nil, err
-	}
-	if _, err := st.Recover(ctx); err != nil {
-		st.Close()
 		own.Release()
 		return nil, err
 	}

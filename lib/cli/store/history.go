@@ -66,7 +66,8 @@ Purge also removes abandoned task worktrees (fluzo-agent run --worktree):
 in the store (or its session is purged now), when its change was accepted,
 or when a reject was interrupted. A worktree whose change still waits for
 review is kept unless its session is purged. Removing worktrees takes the
-workspace's owner lock; while an owner runs they are left (exit 11).`,
+workspace's owner lock; while an owner runs they are left (exit 11 if there are
+any; a purge with none to remove is not refused).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "purge session `ID`"},
 			&cli.BoolFlag{Name: "all", Usage: "purge every session of this repository"},
@@ -105,7 +106,7 @@ func runPurge(ctx context.Context, c *cli.Command) error {
 	if err := printPurge(c, res.Plan, "purged", &res); err != nil {
 		return err
 	}
-	swept, sweepErr := sweepWorktrees(ctx, ws)
+	swept, sweepErr := sweepWorktrees(ctx, s)
 	if err := printWorktrees(c, "removed", swept); err != nil {
 		return err
 	}

@@ -30,14 +30,20 @@ func plannedWorktrees(ctx context.Context, s *store.Store, plan store.PurgePlan)
 
 // sweepWorktrees removes the abandoned worktrees after the sessions were
 // purged. It holds the workspace's owner lock while it does: a running
-// owner (workspace_busy) may be editing one.
-func sweepWorktrees(ctx context.Context, ws store.Workspace) ([]worktree.Abandoned, error) {
-	w, err := worktree.OpenWriter(ctx, ws.Root)
-	if err != nil {
-		if core.CodeOf(err) == core.CodeWorkspaceBusy {
-			return nil, core.Errorf(core.CodeWorkspaceBusy, "abandoned task worktrees were not removed: the workspace owner is running").
-				WithHint("purge again when it has stopped (fluzo-agent status)")
+// owner may be editing one, so while it runs abandoned worktrees are left
+// (workspace_busy) and a purge with none to remove is not refused.
+func sweepWorktrees(ctx context.Context, s *store.Store) ([]worktree.Abandoned, error) {
+	root := s.Workspace().Root
+	w, err := worktree.OpenWriter(ctx, root)
+	if core.CodeOf(err) == core.CodeWorkspaceBusy {
+		left, ferr := worktree.FindAbandoned(ctx, s.Queries, root, nil)
+		if ferr != nil || len(left) == 0 {
+			return nil, ferr
 		}
+		return nil, core.Errorf(core.CodeWorkspaceBusy, "%d abandoned task worktree(s) were not removed: the workspace owner is running (first: %s)", len(left), left[0].Path).
+			WithHint("purge again when it has stopped (fluzo-agent status)")
+	}
+	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
