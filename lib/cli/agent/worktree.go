@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	lagent "github.com/josecorral/fluzo/lib/agent"
@@ -13,6 +14,7 @@ import (
 	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/worktree"
 	"github.com/urfave/cli/v3"
+	"golang.org/x/sys/unix"
 )
 
 // worktreeCommands are the review commands of worktree tasks (run
@@ -56,7 +58,8 @@ and commits nothing.
 worktree's state, path (relative to the workspace), branch, base, the tasks
 that ran in it, the files (path, status, added, deleted; null counts for
 binary files), the diff id (SHA-256 of the patch) and the patch itself.
---patch prints only the patch, byte for byte, for git apply.`,
+--patch prints only the patch, byte for byte when redirected, for git
+apply (on a terminal, control characters are escaped).`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON record"},
@@ -88,6 +91,12 @@ func reviewAction(ctx context.Context, c *cli.Command) error {
 	w := c.Root().Writer
 	switch {
 	case c.Bool("patch"):
+		if isTerminal(w) {
+			// Untrusted bytes never reach a terminal raw (DESIGN §7
+			// invariant 10); redirected, the patch is exact.
+			_, err := io.WriteString(w, termsafe.Text(string(ch.Patch)))
+			return err
+		}
 		_, err := w.Write(ch.Patch)
 		return err
 	case c.Bool("json"):
@@ -323,6 +332,16 @@ func repairAction(ctx context.Context, c *cli.Command) error {
 	})
 	p.result(res)
 	return runner.Silent{Code: res.ExitCode()}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 func dirOf(c *cli.Command) string {
