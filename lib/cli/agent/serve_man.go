@@ -77,7 +77,9 @@ Queries (read-only):
   status      -> {"root","pid","state"[,"task","attempt","session","running_for"]}
   tasks       -> {"tasks":[task, ...]}
   session     session -> {"session","tasks":[task, ...]}; not_found when unknown
-  task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"}
+  task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"[,"worktree"]}
+              worktree, for a task that ran in one: its path, branch, base,
+              state (active, accepted, rejected, removed) and tasks.
   events      [session], [task], [type], [after], [after_seq], [limit]
               -> {"events":[...],"next":N,"more":bool}. Pages are bounded:
               limit defaults to 1000 and is capped at 10000. after is the
