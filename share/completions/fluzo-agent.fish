@@ -141,7 +141,7 @@ function __fluzo_agent_setting
   end
 end
 complete -c fluzo-agent -f
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place (or in a worktree of its own), and print its result'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'

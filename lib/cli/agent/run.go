@@ -13,7 +13,7 @@ import (
 func runCommand() *cli.Command {
 	return endsWithResult(&cli.Command{
 		Name:  "run",
-		Usage: "run one task headless in the workspace, in place, and print its result",
+		Usage: "run one task headless in the workspace, in place (or in a worktree of its own), and print its result",
 		Description: `Runs the agent loop on --task in the current git working tree (no branches,
 stashes, staging or commits unless the model calls a policy-approved git
 tool). Every tool call is evaluated by policy first; an operation that needs
