@@ -132,8 +132,15 @@ func Remove(ctx context.Context, root string, b Binding) error {
 			}
 		}
 	}
-	if _, err := git(ctx, root, "worktree", "prune"); err != nil {
+	// Only when git still lists this worktree (its directory went away
+	// outside git) is its stale entry pruned: a prune also drops other
+	// stale entries, which are the user's business otherwise.
+	if stale, err := listed(ctx, root, b.Path(root)); err != nil {
 		return err
+	} else if stale {
+		if _, err := git(ctx, root, "worktree", "prune"); err != nil {
+			return err
+		}
 	}
 	ref, err := gitx.Run(ctx, root, os.Environ(), "rev-parse", "--verify", "--quiet", "refs/heads/"+b.Branch)
 	if err != nil {
@@ -145,6 +152,20 @@ func Remove(ctx context.Context, root string, b Binding) error {
 		}
 	}
 	return nil
+}
+
+// listed reports whether git lists a worktree at path.
+func listed(ctx context.Context, root, path string) (bool, error) {
+	out, err := git(ctx, root, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return false, err
+	}
+	for _, f := range splitZ(out) {
+		if f == "worktree "+path {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // dirtyPaths lists the paths of `git status --porcelain=v1 -z` output:

@@ -357,3 +357,42 @@ func TestRemoveDeletesTheWorktreeAndBranchAndCanRunAgain(t *testing.T) {
 		t.Fatalf("git still lists it: %s", out)
 	}
 }
+
+func TestRemoveLeavesTheUsersStaleWorktreesAlone(t *testing.T) {
+	root := repo(t, map[string]string{"a.txt": "one\n"})
+	other := filepath.Join(t.TempDir(), "other")
+	run(t, root, "worktree", "add", "-q", "--detach", other)
+	if err := os.RemoveAll(other); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Create(ctx, root, newTask())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(ctx, root, b); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(t, root, "worktree", "list"); !strings.Contains(out, other) || strings.Contains(out, b.Task) {
+		t.Fatalf("worktrees after remove:\n%s", out)
+	}
+}
+
+func TestRemovePrunesAWorktreeDeletedOutsideGit(t *testing.T) {
+	root := repo(t, map[string]string{"a.txt": "one\n"})
+	b, err := Create(ctx, root, newTask())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(b.Path(root)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(ctx, root, b); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(t, root, "worktree", "list"); strings.Contains(out, b.Task) {
+		t.Fatalf("git still lists it:\n%s", out)
+	}
+	if out := run(t, root, "branch", "--list", b.Branch); out != "" {
+		t.Fatalf("branch left: %q", out)
+	}
+}
