@@ -99,6 +99,10 @@ func (p *Port) handlers() map[string]control.Handler {
 		"replay":             p.replay,
 		"new_session":        p.newSession,
 		"session":            p.session,
+		"review":             p.review,
+		"accept":             p.accept,
+		"reject":             p.reject,
+		"repair":             p.repair,
 	}
 }
 

@@ -30,6 +30,27 @@ func InWorktree(cmd string, a Args) (string, Args) {
 	return cmd, a
 }
 
+// Review asks for a worktree task's change (files, diff id, patch).
+func Review(task string) (string, Args) { return "review", Args{"task": task} }
+
+// Accept applies a worktree task's change to the working tree,
+// uncommitted; diffID, when not empty, must be the reviewed change's.
+func Accept(task, diffID string) (string, Args) {
+	a := Args{"task": task}
+	if diffID != "" {
+		a["diff_id"] = diffID
+	}
+	return "accept", a
+}
+
+// Reject removes a worktree task's worktree and branch (confirmed).
+func Reject(task string) (string, Args) { return "reject", Args{"task": task, "yes": true} }
+
+// Repair continues a worktree task in its worktree with feedback.
+func Repair(task, feedback string) (string, Args) {
+	return "repair", Args{"task": task, "feedback": feedback}
+}
+
 // Approve answers the waiting operation; scope is "once" or "task".
 func Approve(operation, scope string) (string, Args) {
 	return "approve", Args{"operation": operation, "scope": scope}

@@ -139,14 +139,17 @@ func replay(ctx context.Context, q store.Queries, t core.Task) (Record, error) {
 	return rec, nil
 }
 
-// Append records one worktree event on task in its session.
-func Append(ctx context.Context, st *store.Store, session, task, typ string, data any) error {
+// Append records one worktree event on task in its session and returns
+// it as committed.
+func Append(ctx context.Context, st *store.Store, session, task, typ string, data any) (core.Event, error) {
 	body, err := json.Marshal(data)
 	if err != nil {
-		return core.Wrap(err, core.CodeInternal, "cannot encode the "+typ+" event")
+		return core.Event{}, core.Wrap(err, core.CodeInternal, "cannot encode the "+typ+" event")
 	}
-	return st.Write(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(core.Event{Type: typ, Session: session, Task: task, Data: body})
+	var ev core.Event
+	err = st.Write(ctx, func(tx *store.Tx) error {
+		ev, err = tx.Append(core.Event{Type: typ, Session: session, Task: task, Data: body})
 		return err
 	})
+	return ev, err
 }

@@ -58,7 +58,7 @@ func recorded(t *testing.T) (root string, b Binding, session, followUp string) {
 		{followUp, core.EvWorktreeAttached, AttachedData{Strategy: Strategy, WorktreeTask: task, Binding: b, Feedback: "more"}},
 		{task, core.EvWorktreeRepair, RepairData{FollowUp: followUp, Feedback: "more"}},
 	} {
-		if err := Append(ctx, st, session, ev.task, ev.typ, ev.data); err != nil {
+		if _, err := Append(ctx, st, session, ev.task, ev.typ, ev.data); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -97,7 +97,7 @@ func (w *Writer) Sweep(ctx context.Context) ([]Abandoned, error) {
 		}
 		a.Removed = true
 		if a.recorded {
-			if err := Append(ctx, w.Store, a.session, a.Task, core.EvWorktreeRemoved, RemovedData{Branch: a.Branch, Reason: reasonPurgeRemoval + a.Reason}); err != nil {
+			if err := w.record(ctx, Record{Binding: b, Session: a.session}, core.EvWorktreeRemoved, RemovedData{Branch: a.Branch, Reason: reasonPurgeRemoval + a.Reason}); err != nil {
 				return found[:i+1], err
 			}
 		}

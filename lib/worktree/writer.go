@@ -16,6 +16,9 @@ import (
 type Writer struct {
 	Root  string
 	Store *store.Store
+	// Emit, when set, receives each event the writer committed (a serve
+	// port's subscribers see it like the runtime's own).
+	Emit  func(core.Event)
 	owner *admit.Owner
 }
 
@@ -43,8 +46,27 @@ func OpenWriter(ctx context.Context, dir string) (*Writer, error) {
 	return &Writer{Root: ws.Root, Store: st, owner: own}, nil
 }
 
-// Close closes the store and releases the lock.
+// OwnedWriter is the writer of an owner that already holds the lock and
+// the store (fluzo-agent serve); Close leaves both to it.
+func OwnedWriter(root string, st *store.Store, emit func(core.Event)) *Writer {
+	return &Writer{Root: root, Store: st, Emit: emit}
+}
+
+// record appends one worktree event and passes it to Emit.
+func (w *Writer) record(ctx context.Context, rec Record, typ string, data any) error {
+	ev, err := Append(ctx, w.Store, rec.Session, rec.Task, typ, data)
+	if err == nil && w.Emit != nil {
+		w.Emit(ev)
+	}
+	return err
+}
+
+// Close closes the store and releases the lock (nothing for an
+// OwnedWriter).
 func (w *Writer) Close() error {
+	if w.owner == nil {
+		return nil
+	}
 	err := w.Store.Close()
 	if rerr := w.owner.Release(); err == nil {
 		err = rerr
@@ -86,7 +108,7 @@ func (w *Writer) Accept(ctx context.Context, task, expectID string) (Record, Cha
 		return rec, ch, err
 	}
 	rec.State, rec.Accepted = StateAccepted, ch.ID
-	return rec, ch, Append(ctx, w.Store, rec.Session, rec.Task, core.EvWorktreeAccepted, AcceptedData{DiffID: ch.ID, Files: ch.Files})
+	return rec, ch, w.record(ctx, rec, core.EvWorktreeAccepted, AcceptedData{DiffID: ch.ID, Files: ch.Files})
 }
 
 // Reject removes task's worktree and branch and records why: rejected
@@ -108,5 +130,5 @@ func (w *Writer) Reject(ctx context.Context, task string) (Record, error) {
 		return rec, err
 	}
 	rec.State = state
-	return rec, Append(ctx, w.Store, rec.Session, rec.Task, typ, RemovedData{Branch: rec.Branch, Reason: reason})
+	return rec, w.record(ctx, rec, typ, RemovedData{Branch: rec.Branch, Reason: reason})
 }

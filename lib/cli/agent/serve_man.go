@@ -60,6 +60,18 @@ Task commands (ack data after the arrow):
   resume      task, [allow], [verify], [no_verify] -> {"state":"starting"}; invalid_request unless the
               task is blocked, interrupted or failed. Grants and YOLO of earlier
               attempts are not restored; unknown operations are not replayed.
+  repair      task, feedback, [verify], [no_verify], [allow] -> {"state":"starting"}:
+              a follow-up task in a worktree task's worktree, as fluzo-agent
+              repair starts it; events and result follow like start_task's.
+  review      task -> {"worktree":{...},"files":[...],"diff_id","patch"}: the
+              worktree's change against its base, as review --json shows it.
+  accept      task, [diff_id] -> {"worktree","files","diff_id"} and a
+              worktree.accepted event: the change written into the working
+              tree, uncommitted; worktree_conflict (changing nothing) over
+              your own changes to its files; workspace_busy while a task runs.
+  reject      task, yes: true -> {"worktree"}: the worktree and its branch
+              removed (confirmation_required without yes; workspace_busy
+              while a task runs).
   new_session [title] -> {"session":"ses_..."} and a session.created event: an
               empty session, for clients that name one before its first task
               (fluzo-agent acp).
