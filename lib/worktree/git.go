@@ -84,9 +84,8 @@ func Create(ctx context.Context, root, task string) (Binding, error) {
 		return Binding{}, core.Errorf(core.CodeInvalidRequest, "a worktree for task %s already exists at %s", task, b.Rel).
 			WithHint("review, accept or reject it first (fluzo-agent review %s)", task)
 	}
-	if err := os.MkdirAll(filepath.Dir(b.Path(root)), 0o700); err != nil {
-		return Binding{}, core.Wrap(err, core.CodeStorageError, "cannot create "+filepath.Dir(b.Rel)).
-			WithHint("check that %s is writable", filepath.Join(root, driveName))
+	if err := makeDir(root); err != nil {
+		return Binding{}, err
 	}
 	if _, err := git(ctx, root, "worktree", "add", "--quiet", "-b", b.Branch, b.Path(root), base); err != nil {
 		return Binding{}, err
@@ -108,6 +107,23 @@ func CommonDir(ctx context.Context, root string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// makeDir creates .fluzodrive/worktrees, refusing one that is a symbolic
+// link or not a directory: the data root is never followed elsewhere.
+func makeDir(root string) error {
+	dir := filepath.Join(root, driveName, DirName)
+	rel := filepath.Join(driveName, DirName)
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return core.Wrap(err, core.CodeStorageError, "cannot create "+rel).
+			WithHint("check that %s is writable", filepath.Join(root, driveName))
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return core.Errorf(core.CodeStorageError, "%s is not a directory (a symbolic link or a file)", rel).
+			WithHint("remove %s; Fluzo recreates it", dir)
+	}
+	return nil
 }
 
 // Exists reports whether b's worktree directory is present.

@@ -42,10 +42,13 @@ const (
 // It only reads.
 func FindAbandoned(ctx context.Context, q store.Queries, root string, purging map[string]bool) ([]Abandoned, error) {
 	dir := filepath.Join(root, driveName, DirName)
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
+	if fi, err := os.Lstat(dir); os.IsNotExist(err) {
 		return nil, nil
+	} else if err == nil && !fi.IsDir() {
+		return nil, core.Errorf(core.CodeStorageError, "%s is not a directory (a symbolic link or a file)", filepath.Join(driveName, DirName)).
+			WithHint("remove %s; nothing in it is followed", dir)
 	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, core.Wrap(err, core.CodeStorageError, "cannot list "+filepath.Join(driveName, DirName)).
 			WithHint("check the permissions of %s", dir)

@@ -25,6 +25,9 @@ func repo(t *testing.T, files map[string]string) string {
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "fixture")
 	write(t, dir, map[string]string{".git/info/exclude": "/.fluzodrive/\n"})
+	if err := os.Mkdir(filepath.Join(dir, ".fluzodrive"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
@@ -394,5 +397,19 @@ func TestRemovePrunesAWorktreeDeletedOutsideGit(t *testing.T) {
 	}
 	if out := run(t, root, "branch", "--list", b.Branch); out != "" {
 		t.Fatalf("branch left: %q", out)
+	}
+}
+
+func TestCreateRefusesASymlinkedWorktreesDirectory(t *testing.T) {
+	root := repo(t, map[string]string{"a.txt": "one\n"})
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(root, ".fluzodrive", "worktrees")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(ctx, root, newTask()); core.CodeOf(err) != core.CodeStorageError {
+		t.Fatalf("err = %v", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Fatalf("a worktree was made through the link: %v", ents)
 	}
 }
