@@ -84,17 +84,18 @@ func Create(ctx context.Context, root, task string) (Binding, error) {
 		return Binding{}, core.Errorf(core.CodeInvalidRequest, "a worktree for task %s already exists at %s", task, b.Rel).
 			WithHint("review, accept or reject it first (fluzo-agent review %s)", task)
 	}
+	// Asked before the worktree exists, so a failure leaves nothing.
+	status, err := git(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil {
+		return Binding{}, err
+	}
+	b.SourceDirty = len(dirtyPaths(status)) > 0
 	if err := makeDir(root); err != nil {
 		return Binding{}, err
 	}
 	if _, err := git(ctx, root, "worktree", "add", "--quiet", "-b", b.Branch, b.Path(root), base); err != nil {
 		return Binding{}, err
 	}
-	status, err := git(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-	if err != nil {
-		return b, err
-	}
-	b.SourceDirty = len(dirtyPaths(status)) > 0
 	return b, nil
 }
 
