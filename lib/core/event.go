@@ -140,6 +140,11 @@ const (
 	// EvWorktreeRemoved records the removal of a worktree that was no
 	// longer needed (after accept, or by a purge), with the reason.
 	EvWorktreeRemoved = "worktree.removed"
+	// EvConfigChanged records a configuration change applied from a
+	// client (the TUI's settings, theme picker or developer menu): the keys,
+	// when each takes effect and whether it was saved to .fluzo. Values
+	// other than public preferences are redacted.
+	EvConfigChanged = "config.changed"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -156,6 +161,7 @@ var EventTypes = []string{
 	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
 	EvWorktreeCreated, EvWorktreeAttached, EvWorktreeRepair, EvWorktreeAccepted, EvWorktreeRejected, EvWorktreeRemoved,
+	EvConfigChanged,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.
