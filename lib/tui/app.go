@@ -69,6 +69,7 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogSessions
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -114,6 +115,8 @@ type App struct {
 	helpPage     int
 	td           taskData // the port's answers for the tasks and diagnostics views
 	tv           tasksView
+	sv           sessionsView // the sessions view and an opened session (sessions.go)
+	rs           resumeState  // the resume confirmation (resume.go)
 	diagScroll   int
 	stopTarget   string // the task a force-stop confirmation names
 	sidebarOff   bool

@@ -22,6 +22,7 @@ func (a *App) apply(r port.Record) {
 	case port.KindError:
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
+		a.interventionChanged(r.Error.Re, false)
 		e := r.Error.Error
 		a.addNotice("error", cmd+" refused: "+safeLine(string(e.Code)), safeLine(e.Message), safeLine(e.Hint))
 	case port.KindEvent:
@@ -36,7 +37,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.sessionsAck(cmd, ack) {
 		return
 	}
 	switch cmd {
@@ -55,7 +56,9 @@ func (a *App) ack(ack *port.Ack) {
 		var d struct{ Operation, Verdict, Scope string }
 		json.Unmarshal(ack.Data, &d)
 		a.resolveApproval(d.Operation, d.Verdict, d.Scope)
-	case "queue_intervention", "edit_intervention":
+	case "edit_intervention", "withdraw_intervention":
+		a.interventionChanged(ack.Re, true)
+	case "queue_intervention":
 		var d struct{ Intervention, State string }
 		json.Unmarshal(ack.Data, &d)
 		for _, it := range a.items {
@@ -260,6 +263,13 @@ func (a *App) applyEvent(ev *port.Event) {
 				}
 				it.touch()
 			}
+		}
+	case core.EvInterventionWithdrawn:
+		var d struct{ ID string }
+		decodeData(ev.Data, &d)
+		if it := a.interventionItem(d.ID); it != nil {
+			it.interv.state = "withdrawn"
+			it.touch()
 		}
 	case core.EvYolo:
 		var d struct{ On bool }

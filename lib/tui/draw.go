@@ -66,6 +66,8 @@ func (a *App) drawAll(l layout) {
 		a.drawTasks(l)
 	case dialogDiag:
 		a.drawDiag(l)
+	case dialogSessions:
+		a.drawSessions(l)
 	default:
 		a.drawDialog(l)
 	}
