@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/policy"
 	"github.com/josecorral/fluzo/lib/store"
 )
 
@@ -115,16 +116,25 @@ func (w *Owner) previewAuthorization(ctx context.Context, pv *ResumePreview) err
 			pv.Grants = append(pv.Grants, g)
 		}
 	}
-	_, err = w.Store.EachEvent(ctx, store.EventQuery{Task: pv.Task, Type: core.EvYolo}, func(ev core.Event) error {
-		var d struct {
-			On bool `json:"on"`
+	// YOLO of an earlier attempt shows as a yolo event under the task
+	// (switched while it ran) or as a decision YOLO allowed (it was on
+	// when the attempt started).
+	for _, typ := range []string{core.EvYolo, core.EvOperationDecision} {
+		_, err = w.Store.EachEvent(ctx, store.EventQuery{Task: pv.Task, Type: typ}, func(ev core.Event) error {
+			var d struct {
+				On     bool   `json:"on"`
+				Reason string `json:"reason"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil && (d.On || d.Reason == string(policy.ReasonYolo)) {
+				pv.YoloBefore = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		if json.Unmarshal(ev.Data, &d) == nil && d.On {
-			pv.YoloBefore = true
-		}
-		return nil
-	})
-	return err
+	}
+	return nil
 }
 
 func short(rev string) string {
