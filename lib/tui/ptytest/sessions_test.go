@@ -82,9 +82,9 @@ func TestOpeningASessionIsReadOnlyAndResumeIsExplicit(t *testing.T) {
 	}
 
 	tm.write("half typed")
-	tm.write("\x13") // Ctrl+S: the sessions view
+	tm.write("\x13")                                 // Ctrl+S: the sessions view
 	tm.shows("1 failed", cols, rows, 10*time.Second) // the listed session's task states
-	tm.write("\r") // open the newest session: its timeline
+	tm.write("\r")                                   // open the newest session: its timeline
 	tm.shows("create task", cols, rows, 10*time.Second)
 	tm.write("\x1b[B\x1b[B\x1b[6~\x1b[5~") // scroll it
 	tm.shows("r resume", cols, rows, 10*time.Second)
@@ -136,7 +136,7 @@ func TestInterventionEditAndWithdrawInTheTaskDetail(t *testing.T) {
 	tm.shows("Waiting for your approval", cols, rows, 30*time.Second)
 	tm.write("never mind\r")
 	tm.shows("as an intervention", cols, rows, 10*time.Second)
-	tm.write("\x14") // Ctrl+T, then the running task's detail
+	tm.write("\x14")                                       // Ctrl+T, then the running task's detail
 	tm.shows("running      ≥", cols, rows, 10*time.Second) // the listed task
 	tm.write("\r")
 	tm.shows("1. queued", cols, rows, 10*time.Second)
