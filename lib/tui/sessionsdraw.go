@@ -123,15 +123,17 @@ func (a *App) sessionTaskLine() line {
 	if a.sv.tasksMore {
 		n += " (newest)"
 	}
+	// The position comes first: a long request is what gets cut.
 	pos := ""
 	if tl := a.sv.timeline; tl != nil && tl.Len() > 0 {
-		pos = fmt.Sprintf("  step %d", tl.Position()+1)
+		pos = fmt.Sprintf("step %d", tl.Position()+1)
 		if !tl.AtEnd() {
 			pos += "+"
 		}
+		pos += " · "
 	}
-	return line{span(n+" ", theme.Muted), span(safeLine(t.ID)+" ", theme.Base), span(safeLine(t.State), stateToken(t.State)),
-		span(" “"+t.Request+"”"+pos, theme.Muted)}
+	return line{span(pos+n+" ", theme.Muted), span(safeLine(t.ID)+" ", theme.Base), span(safeLine(t.State), stateToken(t.State)),
+		span(" “"+t.Request+"”", theme.Muted)}
 }
 
 func timelineColumns(ts, actor, action, outcome string) string {

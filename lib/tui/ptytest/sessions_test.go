@@ -46,6 +46,13 @@ func storeEvents(t *testing.T, ws string, env []string, typ string) int {
 // one column) and looks at what was drawn after it.
 func (tm *term) shows(want string, cols, rows int, timeout time.Duration) {
 	tm.t.Helper()
+	if !tm.showsWithin(want, cols, rows, timeout) {
+		tm.waitFor(want, tm.size(), time.Millisecond) // fails with the tail
+	}
+}
+
+// showsWithin is shows that reports instead of failing.
+func (tm *term) showsWithin(want string, cols, rows int, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for i := 0; ; i++ {
 		from := tm.size()
@@ -54,10 +61,10 @@ func (tm *term) shows(want string, cols, rows int, timeout time.Duration) {
 		}
 		if _, _, ok := tm.tryWait(want, from, 700*time.Millisecond); ok {
 			setSize(tm.master, cols, rows)
-			return
+			return true
 		}
 		if time.Now().After(deadline) {
-			tm.waitFor(want, from, time.Millisecond) // fails with the tail
+			return false
 		}
 	}
 }
