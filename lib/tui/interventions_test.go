@@ -27,7 +27,7 @@ func queuedTwo(h *harness) {
 func TestComposerShowsWhereInputGoes(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{FPS: 0})
 	h.keys()
-	h.mustShow("→ new task, once connected")
+	h.mustShow("→ new task, sent when the runtime answers")
 	h.connect()
 	h.mustShow("→ new task")
 	h.keys(typed("fix the test")...)

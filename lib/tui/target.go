@@ -20,7 +20,7 @@ func (a *App) composerTarget() (string, theme.Token) {
 	case a.taskActive():
 		return "→ " + task + " (" + a.phase.String() + ") as an intervention", theme.Accent
 	case a.phase == phaseLoading:
-		return "→ new task, once connected", theme.Muted
+		return "→ new task, sent when the runtime answers", theme.Muted
 	}
 	return "→ new task", theme.Muted
 }
