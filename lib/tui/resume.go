@@ -76,6 +76,10 @@ type resumeState struct {
 
 // askResume asks for the revalidation of t and opens the confirmation.
 func (a *App) askResume(t taskRow, back dialogKind) {
+	if a.taskActive() { // one writer: the runtime would refuse it as busy
+		a.setNotice("resume: a task is running; resume " + safeLine(t.ID) + " once it ends")
+		return
+	}
 	a.rs = resumeState{target: t, back: back}
 	a.rs.req = a.send(port.ResumePreview(t.ID))
 	a.openDialog(dialogResume)

@@ -195,6 +195,19 @@ func TestResumeShowsWhatChangedAndAsks(t *testing.T) {
 	}
 }
 
+// While a task runs nothing else may start (one writer): resume is not
+// even asked for.
+func TestResumeWaitsForTheRunningTask(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	openFailedSession(h)
+	h.keys(runeKey('r'))
+	if h.port.last("resume_preview") != nil || h.app.dialog != dialogSessions {
+		t.Fatalf("resume asked while a task runs: %v, dialog %v", h.port.cmds(), h.app.dialog)
+	}
+	h.mustShow("a task is running")
+}
+
 func TestResumeRefusedWhenTheWorkspaceMoved(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{FPS: 0})
 	h.connect()
