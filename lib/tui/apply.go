@@ -23,6 +23,7 @@ func (a *App) apply(r port.Record) {
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
 		a.interventionChanged(r.Error.Re, false)
+		a.sessionsFailed(r.Error.Re)
 		e := r.Error.Error
 		a.addNotice("error", cmd+" refused: "+safeLine(string(e.Code)), safeLine(e.Message), safeLine(e.Hint))
 		a.toastRefused(r.Error.Re, cmd, safeLine(string(e.Code)))

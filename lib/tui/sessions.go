@@ -58,6 +58,8 @@ type sessionsView struct {
 	// asked maps a request id to the window request it answers, so a late
 	// answer of an older search or session is dropped.
 	asked map[string]pager.Request
+	// timelineReqs are the asked ids that are replay pages.
+	timelineReqs map[string]bool
 	// sessionReq is the session query in flight.
 	sessionReq           string
 	listTop, timelineTop int // first shown row of each window
@@ -66,7 +68,7 @@ type sessionsView struct {
 func sessionsAvail(a *App) string { return tasksAvail(a) }
 
 func (a *App) openSessions() {
-	a.sv = sessionsView{list: pager.New[sessionRow](sessionsPage, sessionsPages), asked: map[string]pager.Request{}}
+	a.sv = sessionsView{list: pager.New[sessionRow](sessionsPage, sessionsPages), asked: map[string]pager.Request{}, timelineReqs: map[string]bool{}}
 	a.fetchSessions()
 	a.openDialog(dialogSessions)
 }
@@ -85,7 +87,7 @@ func (a *App) fetchTimeline() {
 	}
 	if r, ok := a.sv.timeline.Want(); ok {
 		id := a.send(port.Replay(a.sv.tasks[a.sv.task].ID, r.Cursor, timelinePage))
-		a.sv.asked[id] = r
+		a.sv.asked[id], a.sv.timelineReqs[id] = r, true
 	}
 }
 
@@ -104,6 +106,26 @@ func (a *App) sessionsAck(cmd string, ack *port.Ack) bool {
 		return false
 	}
 	return true
+}
+
+// sessionsFailed settles a refused query of the view, so the window asks
+// again instead of waiting for an answer that will not come; the refusal
+// itself is shown as every refusal is.
+func (a *App) sessionsFailed(re string) {
+	if _, ok := a.sv.asked[re]; !ok {
+		return
+	}
+	delete(a.sv.asked, re)
+	if a.sv.timelineReqs[re] {
+		delete(a.sv.timelineReqs, re)
+		if a.sv.timeline != nil {
+			a.sv.timeline.Failed()
+		}
+		return
+	}
+	if a.sv.list != nil {
+		a.sv.list.Failed()
+	}
 }
 
 func (a *App) sessionsPageAck(ack *port.Ack) {
@@ -148,6 +170,7 @@ func (a *App) sessionAck(ack *port.Ack) {
 func (a *App) replayAck(ack *port.Ack) {
 	r, ok := a.sv.asked[ack.Re]
 	delete(a.sv.asked, ack.Re)
+	delete(a.sv.timelineReqs, ack.Re)
 	var d struct {
 		Entries []timelineRow `json:"entries"`
 		Next    int64         `json:"next"`

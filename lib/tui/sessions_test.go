@@ -197,6 +197,25 @@ func TestResumeShowsWhatChangedAndAsks(t *testing.T) {
 
 // While a task runs nothing else may start (one writer): resume is not
 // even asked for.
+// A refused page (the store could not be read) is shown as a refusal and
+// does not leave the view waiting: the next move asks again.
+func TestARefusedTimelinePageIsAskedAgain(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connect()
+	openSessionsView(h)
+	h.keys(key(tcell.KeyEnter))
+	h.ack(sessionAnswer)
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"cannot query the store"}}`, h.port.n))
+	h.mustShow("replay refused: storage_error")
+	asked := count(h.port.cmds(), "replay")
+	h.keys(key(tcell.KeyDown))
+	if got := count(h.port.cmds(), "replay"); got != asked+1 {
+		t.Fatalf("after a refused page the next move asks again: %d replay requests, want %d", got, asked+1)
+	}
+	h.ack(timelinePageAnswer(0, 5, false))
+	h.mustShow("decide exec")
+}
+
 func TestResumeWaitsForTheRunningTask(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{FPS: 0})
 	running(h)

@@ -129,6 +129,16 @@ func (w *Window[T]) Arrive(p Page[T]) bool {
 	return true
 }
 
+// Failed settles the request in flight whose answer was an error: the
+// window holds what it held, and Want returns the same request again
+// (the view sends it on the next key, not in a loop).
+func (w *Window[T]) Failed() {
+	if w.inFlight != nil && w.pending == nil {
+		w.pending = w.inFlight
+	}
+	w.inFlight = nil
+}
+
 // checkpoint keeps the cursor of page k for paging back to it later.
 func (w *Window[T]) checkpoint(k int, cursor int64) {
 	if k-w.base < len(w.starts) {

@@ -127,3 +127,20 @@ func TestWindowForgetsOldCursorsWithinItsBound(t *testing.T) {
 		t.Fatalf("paging back past the kept cursors: selected %d, at start %v", got, w.AtStart())
 	}
 }
+
+// A failed request is asked again, once, when the view next asks.
+func TestWindowAsksAgainAfterAFailure(t *testing.T) {
+	w := New[int](10, 2)
+	r, _ := w.Want()
+	w.Failed()
+	again, ok := w.Want()
+	if !ok || again != r {
+		t.Fatalf("after a failure: %+v %v, want %+v again", again, ok, r)
+	}
+	if _, twice := w.Want(); twice {
+		t.Fatal("the retry went out twice")
+	}
+	if !w.Arrive(source(5)(again, 10)) || w.Len() != 5 {
+		t.Fatalf("the retried answer: %d rows", w.Len())
+	}
+}
