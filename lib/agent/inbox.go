@@ -87,6 +87,22 @@ func (b *Inbox) change(ctx context.Context, id, typ string, apply func(int), dat
 	return core.Errorf(core.CodeNotFound, "no intervention %s", id).WithHint("list the task's interventions").With("intervention", id)
 }
 
+// pending reports whether an intervention waits for delivery (a nil
+// Inbox has none).
+func (b *Inbox) pending() bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, in := range b.items {
+		if !in.Consumed {
+			return true
+		}
+	}
+	return false
+}
+
 // take marks every pending intervention consumed and returns them in
 // queue order.
 func (b *Inbox) take() []intervention {

@@ -146,6 +146,9 @@ type run struct {
 	verifyOutput string
 	// mcp is the attempt's MCP servers (nil: none configured).
 	mcp *mcpRun
+	// reserved is the next turn request, reserved with the last tool
+	// outcome (reserve_ahead.go); nil when none is held.
+	reserved *reservation
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -305,7 +308,7 @@ func (a *run) turn(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	for i, call := range resp.ToolCalls {
-		if err := a.call(ctx, call); err != nil {
+		if err := a.call(ctx, call, i == len(resp.ToolCalls)-1); err != nil {
 			a.answerSkipped(resp.ToolCalls[i+1:])
 			return false, err
 		}

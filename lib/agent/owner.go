@@ -89,7 +89,8 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	// EnsureDrive above confirmed the drive's exclusion.
+	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
 		own.Release()
 		return nil, err
