@@ -77,6 +77,9 @@ type Runner struct {
 	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
+	// OnBudget is handed the attempt's budget once it exists, so the
+	// port can show its meters while the task runs.
+	OnBudget func(*admit.Budget)
 	// ShellTimeout caps each command's run time (harness.shell_timeout_seconds);
 	// zero leaves fluzo-tool's default.
 	ShellTimeout time.Duration
@@ -207,6 +210,9 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
+	if r.OnBudget != nil {
+		r.OnBudget(a.budget)
+	}
 	a.probe = newTurnProbe(r.Journal)
 	defer a.probe.close()
 	a.budget.Run()

@@ -212,6 +212,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
+	r.OnBudget = w.active.setBudget
 	defer w.active.clear()
 	obs, err := w.sessionObserver()
 	w.active.mu.Lock()

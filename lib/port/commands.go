@@ -70,6 +70,32 @@ func Status() (string, Args) { return "status", Args{} }
 // DiffOf asks for a task's diff summary.
 func DiffOf(task string) (string, Args) { return "diff", Args{"task": task} }
 
+// DiffWindow asks for one window of a path's unified diff in a task's
+// diff: limit lines from offset (0: the port's default window).
+func DiffWindow(task, path string, offset, limit int) (string, Args) {
+	a := Args{"task": task, "path": path}
+	if offset > 0 {
+		a["offset"] = offset
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "diff", a
+}
+
+// ReplayPage asks for one page of a task's timeline (lib/observe's
+// replay): the entries after seq after, at most limit (0: the default).
+func ReplayPage(task string, after int64, limit int) (string, Args) {
+	a := Args{"task": task}
+	if after > 0 {
+		a["after"] = after
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "replay", a
+}
+
 // Tasks lists the workspace's tasks.
 func Tasks() (string, Args) { return "tasks", Args{} }
 

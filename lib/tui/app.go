@@ -70,6 +70,7 @@ const (
 	dialogTasks
 	dialogDiag
 	dialogSessions
+	dialogDiff
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -118,7 +119,9 @@ type App struct {
 	sv           sessionsView // the sessions view and an opened session (sessions.go)
 	rs           resumeState  // the resume confirmation (resume.go)
 	diagScroll   int
-	stopTarget   string // the task a force-stop confirmation names
+	dv           diffScreen // the diff and verification view (diffscreen.go)
+	dg           diagEvents // the diagnostics view's correlated events (diagevents.go)
+	stopTarget   string     // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks

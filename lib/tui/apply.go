@@ -20,6 +20,10 @@ func (a *App) apply(r port.Record) {
 	case port.KindAck:
 		a.ack(r.Ack)
 	case port.KindError:
+		if a.diffRefused(r.Error) {
+			delete(a.pending, r.Error.Re)
+			return
+		}
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
 		a.interventionChanged(r.Error.Re, false)
@@ -39,7 +43,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) || a.sessionsAck(cmd, ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) || a.diagEventsAck(ack) || a.sessionsAck(cmd, ack) {
 		return
 	}
 	switch cmd {
@@ -140,7 +144,7 @@ func (a *App) settings(raw json.RawMessage) {
 		vals[kv.Key] = fmt.Sprint(kv.Value)
 	}
 	a.td.limits = map[string]string{}
-	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls"} {
+	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls", "harness.max_total_tokens"} {
 		a.td.limits[k] = safeLine(vals[k])
 	}
 	if !a.opts.FPSSet && !a.opts.ReducedMotion {

@@ -65,6 +65,8 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 		return
 	case dialogSessions:
 		a.sessionsKey(ev)
+	case dialogDiff:
+		a.diffKey(ev)
 		return
 	}
 	spec := a.dialogSpec()

@@ -69,6 +69,8 @@ func (a *App) drawAll(l layout) {
 		a.drawDiag(l)
 	case dialogSessions:
 		a.drawSessions(l)
+	case dialogDiff:
+		a.drawDiff(l)
 	default:
 		a.drawDialog(l)
 	}

@@ -72,7 +72,7 @@ func TestInterventionEditAndWithdrawRoundTrip(t *testing.T) {
 	h.ack(`{"intervention":"msg_1","state":"withdrawn"}`)
 	h.mustShow("1. withdrawn")
 	h.keys(runeKey('x'))
-	if n := count(h.port.cmds(), "withdraw_intervention"); n != 1 {
+	if n := countOf(h.port.cmds(), "withdraw_intervention"); n != 1 {
 		t.Fatalf("a withdrawn message was withdrawn again (%d requests)", n)
 	}
 	h.keys(key(tcell.KeyDown), runeKey('e'))
@@ -113,12 +113,12 @@ func TestInterventionWithdrawRefusedAfterDelivery(t *testing.T) {
 	}
 	h.mustShow("withdraw refused")
 	h.keys(runeKey('x'))
-	if n := count(h.port.cmds(), "withdraw_intervention"); n != 1 {
+	if n := countOf(h.port.cmds(), "withdraw_intervention"); n != 1 {
 		t.Fatalf("a delivered message can be withdrawn again (%d requests)", n)
 	}
 }
 
-func count(list []string, s string) int {
+func countOf(list []string, s string) int {
 	n := 0
 	for _, x := range list {
 		if x == s {

@@ -207,9 +207,9 @@ func TestARefusedTimelinePageIsAskedAgain(t *testing.T) {
 	h.ack(sessionAnswer)
 	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"cannot query the store"}}`, h.port.n))
 	h.mustShow("replay refused: storage_error")
-	asked := count(h.port.cmds(), "replay")
+	asked := countOf(h.port.cmds(), "replay")
 	h.keys(key(tcell.KeyDown))
-	if got := count(h.port.cmds(), "replay"); got != asked+1 {
+	if got := countOf(h.port.cmds(), "replay"); got != asked+1 {
 		t.Fatalf("after a refused page the next move asks again: %d replay requests, want %d", got, asked+1)
 	}
 	h.ack(timelinePageAnswer(0, 5, false))

@@ -102,13 +102,27 @@ Queries (read-only):
               modified, deleted or reverted), uncertain, and added/removed:
               line counts against what the path held when the task began,
               absent when unknown (changed already then, reverted, binary or
-              unreadable).
+              unreadable). Both carry "state" (the task's) and, once one ran,
+              "verification" (its last verification.result record) with
+              "edits_since_verification" (successful edits recorded after it).
+              With path (one the summary lists), [offset], [limit]: one
+              window of that path's unified diff against the baseline commit,
+              {"task","state","live","patch":{"path","against","offset",
+              "total","added","removed","lines":[...],"binary"}}: hunk lines
+              from offset (limit defaults to 200, at most 1000; lines cut at
+              2048 bytes), total and +/- counts of the whole diff, streamed
+              so no window costs more memory than its lines. A file the
+              baseline commit lacks is shown as added. Nothing is staged.
   diagnose    task, [spans] -> {"diagnosis":{...}}, the observe.diag record
               that fluzo-observe diag --json prints for the task (trace ids,
               attempts, operation counts, failures as sentences, usage with
               unknown kept unknown, budget events, compactions, Laya
               observations, telemetry archive summary; spans trees when
-              "spans":true). The request is not shortened.
+              "spans":true). The request is not shortened. While the task
+              runs, "live_budget" adds its meters: used (turns,
+              active_seconds excluding waits on the user, tool_calls,
+              total_tokens, tokens_estimated_requests, reserved_tokens) and
+              limits.
   replay      task, [after], [limit] -> {"task","entries":[...],"next":N,
               "more":bool}, one page of the timeline fluzo-observe replay
               --json prints: entries of type replay.step or replay.gap
