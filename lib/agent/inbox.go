@@ -25,6 +25,9 @@ type Inbox struct {
 	mu     sync.Mutex
 	items  []intervention
 	record interventionRecorder
+	// budgets are limits applied from the settings while the task runs,
+	// taken at its next safe boundary (owner_config_budget.go).
+	budgets *budgets
 }
 
 // attach names where edits and withdrawals are recorded: the attempt's

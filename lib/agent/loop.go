@@ -278,6 +278,7 @@ func (a *run) loop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, err)
 		}
+		a.applyBudgets() // limits applied from the settings since the last turn
 		switch a.steps.next() {
 		case stepFinalize:
 			return a.finalize(ctx)

@@ -58,6 +58,9 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
+	// settings is the session's configuration as port clients change it
+	// (owner_config.go).
+	settings settingsState
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -95,7 +98,8 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		own.Release()
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
+		settings: settingsState{ws: ws, opts: o, base: cfg}}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).

@@ -125,6 +125,11 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvConfigChanged records a configuration change applied from a
+	// client (the TUI's settings, theme picker or developer menu): the keys,
+	// when each takes effect and whether it was saved to .fluzo. Values
+	// other than public preferences are redacted.
+	EvConfigChanged = "config.changed"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -141,6 +146,7 @@ var EventTypes = []string{
 	EvToolProcessesEnded,
 	EvInterventionEdited, EvInterventionWithdrawn,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvConfigChanged,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

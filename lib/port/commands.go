@@ -123,3 +123,37 @@ func Replay(task string, after int64, limit int) (string, Args) {
 // ResumePreview asks what resuming a task would find and drop (workspace
 // changes, stale files, grants, YOLO), without starting anything.
 func ResumePreview(task string) (string, Args) { return "resume_preview", Args{"task": task} }
+
+// Settings asks for every effective setting with its registry entry.
+func Settings() (string, Args) { return "settings", Args{} }
+
+// ConfigEdit is one setting change: the key and its value as command-line
+// text (as --set takes it).
+type ConfigEdit struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ChangeOptions qualify a config_change: Save writes the session's
+// applied edits to .fluzo; Merge saves over an outside change; Consent
+// records the user's answer to a consent prompt; CurrentTask also applies
+// task budgets to the running task (the extra explicit step PRD §26.2
+// asks for; otherwise they apply to the next task).
+type ChangeOptions struct {
+	Save, Merge, Consent, CurrentTask bool
+}
+
+// ConfigChange applies edits to this session (validated whole by the
+// runtime). origin is settings, theme_picker or dev_menu.
+func ConfigChange(origin string, edits []ConfigEdit, o ChangeOptions) (string, Args) {
+	a := Args{"origin": origin}
+	if len(edits) > 0 {
+		a["changes"] = edits
+	}
+	for k, on := range map[string]bool{"save": o.Save, "merge": o.Merge, "consent": o.Consent, "current_task": o.CurrentTask} {
+		if on {
+			a[k] = true
+		}
+	}
+	return "config_change", a
+}

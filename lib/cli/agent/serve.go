@@ -35,6 +35,7 @@ events, live updates and results as JSON lines on stdout. Commands:
   {"v":1,"id":"15","cmd":"new_session"}   /  "session" (with "session")   (start_task takes "session")
   {"v":1,"id":"16","cmd":"withdraw_intervention","intervention":"msg_..."}
   {"v":1,"id":"17","cmd":"sessions","match":"flag","offset":0,"limit":50}  /  "resume_preview" (with "task")
+  {"v":1,"id":"18","cmd":"config_change","changes":[{"key":"harness.max_turns","value":"40"}],"save":true}
 
 An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions
