@@ -461,24 +461,13 @@ func TestHelpOverlayKeepsDraftAndNeverCancels(t *testing.T) {
 	running(h)
 	h.keys(typed("half typed")...)
 	h.keys(key(tcell.KeyCtrlG))
-	h.mustShowOnAPage("Composer enter")
+	h.helpPageShowing("Composer enter")
 	h.keys(key(tcell.KeyEscape), key(tcell.KeyTab), key(tcell.KeyF1))
-	h.mustShowOnAPage("Approval a · t · d")
-	h.mustShowOnAPage("Never answer")
+	h.helpPageShowing("Approval a · t · d")
+	h.helpPageShowing("Never answer")
 	h.keys(key(tcell.KeyEscape), key(tcell.KeyTab))
 	h.keys(key(tcell.KeyEscape))
 	if h.app.dialog != dialogNone || h.app.comp.text != "half typed" || h.port.last("cancel") != nil || h.app.focus != focusComposer {
 		t.Fatalf("closing help must change nothing: dialog %v draft %q", h.app.dialog, h.app.comp.text)
 	}
-}
-
-// mustShowOnAPage pages the open help from its first page until s shows
-// (the registry's length decides which page holds a row).
-func (h *harness) mustShowOnAPage(s string) {
-	h.t.Helper()
-	h.keys(key(tcell.KeyHome))
-	for i := 0; i < 8 && !h.contains(s); i++ {
-		h.keys(key(tcell.KeyPgDn))
-	}
-	h.mustShow(s)
 }
