@@ -77,33 +77,36 @@ func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 
 func (p *Port) handlers() map[string]control.Handler {
 	return map[string]control.Handler{
-		"start_task":         p.startTask,
-		"approve":            p.approve,
-		"deny":               p.deny,
-		"queue_intervention": p.queueIntervention,
-		"edit_intervention":  p.editIntervention,
-		"set_yolo":           p.setYolo,
-		"cancel":             p.Owner.ctlCancel,
-		"force_stop":         p.Owner.ctlForceStop,
-		"status":             p.Owner.ctlStatus,
-		"tasks":              p.tasks,
-		"task":               p.task,
-		"events":             p.events,
-		"subscribe":          p.subscribe,
-		"settings":           p.settings,
-		"config_change":      p.configChange,
-		"capacity":           p.capacity,
-		"diff":               p.diff,
-		"revoke_grant":       p.revokeGrant,
-		"resume":             p.resume,
-		"diagnose":           p.diagnose,
-		"replay":             p.replay,
-		"new_session":        p.newSession,
-		"session":            p.session,
-		"review":             p.review,
-		"accept":             p.accept,
-		"reject":             p.reject,
-		"repair":             p.repair,
+		"start_task":            p.startTask,
+		"approve":               p.approve,
+		"deny":                  p.deny,
+		"queue_intervention":    p.queueIntervention,
+		"edit_intervention":     p.editIntervention,
+		"withdraw_intervention": p.withdrawIntervention,
+		"resume_preview":        p.resumePreview,
+		"sessions":              p.sessions,
+		"set_yolo":              p.setYolo,
+		"cancel":                p.Owner.ctlCancel,
+		"force_stop":            p.Owner.ctlForceStop,
+		"status":                p.Owner.ctlStatus,
+		"tasks":                 p.tasks,
+		"task":                  p.task,
+		"events":                p.events,
+		"subscribe":             p.subscribe,
+		"settings":              p.settings,
+		"config_change":         p.configChange,
+		"capacity":              p.capacity,
+		"diff":                  p.diff,
+		"revoke_grant":          p.revokeGrant,
+		"resume":                p.resume,
+		"diagnose":              p.diagnose,
+		"replay":                p.replay,
+		"new_session":           p.newSession,
+		"session":               p.session,
+		"review":                p.review,
+		"accept":                p.accept,
+		"reject":                p.reject,
+		"repair":                p.repair,
 	}
 }
 
@@ -317,10 +320,32 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	if inbox == nil {
 		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
 	}
-	if err := inbox.edit(a.Intervention, a.Text); err != nil {
+	if err := inbox.edit(ctx, a.Intervention, a.Text); err != nil {
 		return nil, err
 	}
 	return map[string]any{"intervention": a.Intervention, "state": "queued"}, nil
+}
+
+// withdrawIntervention takes a queued intervention back before the agent
+// receives it; once delivered it is refused (the refusal says so).
+func (p *Port) withdrawIntervention(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Intervention string `json:"intervention"`
+	}
+	if err := core.DecodeCommand(raw, &a, "intervention"); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	inbox := p.inbox
+	p.mu.Unlock()
+	if inbox == nil {
+		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
+	}
+	if err := inbox.withdraw(ctx, a.Intervention); err != nil {
+		return nil, err
+	}
+	return map[string]any{"intervention": a.Intervention, "state": "withdrawn"}, nil
 }
 
 // setYolo switches YOLO for this session: announced on the port, applied

@@ -60,7 +60,13 @@ const (
 	EvObservation         = "laya.observation"
 	EvYolo                = "yolo"
 	EvIntervention        = "intervention"
-	EvRecovery            = "recovery"
+	// EvInterventionEdited records that the user replaced the text of a
+	// queued intervention before the agent received it.
+	EvInterventionEdited = "intervention.edited"
+	// EvInterventionWithdrawn records that the user took a queued
+	// intervention back before the agent received it.
+	EvInterventionWithdrawn = "intervention.withdrawn"
+	EvRecovery              = "recovery"
 	// EvConfigSnapshot records the effective configuration of an attempt.
 	EvConfigSnapshot = "config.snapshot"
 	// EvPromptReceipt records the initial context of an attempt.
@@ -159,6 +165,7 @@ var EventTypes = []string{
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
 	EvToolProcessesEnded,
+	EvInterventionEdited, EvInterventionWithdrawn,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
 	EvWorktreeCreated, EvWorktreeAttached, EvWorktreeRepair, EvWorktreeAccepted, EvWorktreeRejected, EvWorktreeRemoved,
 	EvConfigChanged,

@@ -132,6 +132,27 @@ func Tasks() (string, Args) { return "tasks", Args{} }
 // diag --json prints it).
 func Diagnose(task string) (string, Args) { return "diagnose", Args{"task": task} }
 
+// WithdrawIntervention takes a queued, undelivered intervention back.
+func WithdrawIntervention(id string) (string, Args) {
+	return "withdraw_intervention", Args{"intervention": id}
+}
+
+// Replay pages a task's replay timeline (lib/observe's) after a seq.
+func Replay(task string, after int64, limit int) (string, Args) {
+	a := Args{"task": task}
+	if after > 0 {
+		a["after"] = after
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "replay", a
+}
+
+// ResumePreview asks what resuming a task would find and drop (workspace
+// changes, stale files, grants, YOLO), without starting anything.
+func ResumePreview(task string) (string, Args) { return "resume_preview", Args{"task": task} }
+
 // Settings asks for every effective setting with its registry entry.
 func Settings() (string, Args) { return "settings", Args{} }
 

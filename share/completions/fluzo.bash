@@ -297,7 +297,7 @@ _fluzo() {
     "/store/history/purge") words="--session --all --dry-run --yes -y --json --help" ;;
     "/store/check") words="--help" ;;
     "/store/stats") words="--json --help" ;;
-    "/store/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --json --help" ;;
+    "/store/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --large --json --help" ;;
     "/admit") words="check config consent lock mcp --workspace -C --config --set --help" ;;
     "/admit/check") words="--grants --allow --deny --yolo --help" ;;
     "/admit/config") words="validate show init set schema --help" ;;

@@ -593,6 +593,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l messages -r 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l events -r -d 'total events N (raised when the records need more)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l artifact-bytes -r -d 'total artifact content SIZE (e.g. 256MiB)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l running -r -d 'leave the last N sessions mid-task (running attempt, dispatched operation), as after a crash'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l large -d 'the PRD section 49.2 large-history fixture: 8 sessions, 10000 messages, 100000 events, 256 MiB of artifacts'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'

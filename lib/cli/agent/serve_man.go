@@ -47,7 +47,11 @@ Task commands (ack data after the arrow):
               "state":"delivered".
   edit_intervention   intervention, text -> {"intervention","state":"queued"}
               Editable until delivered; then invalid_request. Unknown ids are
-              not_found.
+              not_found. Recorded as an intervention.edited event.
+  withdraw_intervention intervention -> {"intervention","state":"withdrawn"}
+              Takes a queued intervention back (it is never delivered),
+              recorded as an intervention.withdrawn event; once delivered,
+              invalid_request with "state":"delivered" in its details.
   set_yolo    on -> {"yolo":true|false,"scope":"session"}. Audited as a yolo
               event ({"on","scope"}) under the running task, or without a
               session when idle. Applies to the running task and later tasks
@@ -89,6 +93,14 @@ Queries (read-only):
   status      -> {"root","pid","state"[,"task","attempt","session","running_for"]}
   tasks       -> {"tasks":[task, ...]}
   session     session -> {"session","tasks":[task, ...]}; not_found when unknown
+  sessions    [match], [offset], [limit <= 200] -> {"sessions":[{session,
+              "tasks":{"state":count}}],"offset","more"}: one window of the
+              workspace's sessions, newest first; match filters by title or id.
+  resume_preview task -> {"preview":{"resumable","refusal","workspace":
+              {"recorded","current","moved","identity"},"files":{"checked",
+              "stale"},"unknown_operations","dropped_grants","yolo_before",
+              "yolo_now","carried_turns","carried_tokens"}}: what resume would
+              find and drop, computed by resume's own checks; writes nothing.
   task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"[,"worktree"]}
               worktree, for a task that ran in one: its path, branch, base,
               state (active, accepted, rejected, removed) and tasks.
