@@ -16,6 +16,7 @@ import (
 	"github.com/josecorral/fluzo/lib/provider"
 	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/worktree"
 )
 
 // OwnerOptions select the workspace and configuration of an owner.
@@ -161,6 +162,15 @@ type TaskOptions struct {
 	// resuming keeps the task's own verification contract (its command or
 	// recorded waiver) unless Verify or NoVerify is given now.
 	resuming bool
+	// Worktree runs the task in a new git worktree of its own
+	// (owner_worktree.go); repair/feedback continue an existing one.
+	Worktree   bool
+	repair     *worktree.Record
+	feedback   string
+	resumeTask string
+	taskID     string
+	worktree   *taskWorktree
+	inWorktree bool
 }
 
 // Run executes one task to its result. Setup failures (bad grant spec,
@@ -168,7 +178,12 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
+		res := r.Run(ctx, taskStart{ID: t.taskID, Worktree: t.worktree, Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
+		if t.worktree != nil {
+			b := t.worktree.binding()
+			res.Worktree = &b
+		}
+		return res
 	})
 }
 
@@ -181,12 +196,18 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
-	if err := checkWorkspaceState(ctx, w.Store, task, w.Root); err != nil {
+	root, err := w.resumeRoot(ctx, task)
+	if err == nil {
+		err = checkWorkspaceState(ctx, w.Store, task, root)
+	}
+	if err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
-	t.resuming = true
+	t.resuming, t.resumeTask = true, task
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		res := r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		w.nameWorktree(ctx, task, &res)
+		return res
 	})
 }
 
@@ -276,16 +297,27 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	base, err := captureBaseline(ctx, w.Root)
+	root, undo, err := w.taskRoot(ctx, t)
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.lock, w.toolServerFlags()...)
+	extra, err := w.toolFlags(ctx, t)
+	if err != nil {
+		undo()
+		return nil, nil, err
+	}
+	base, err := captureBaseline(ctx, root)
+	if err != nil {
+		undo()
+		return nil, nil, err
+	}
+	tc, err := startToolServer(ctx, root, w.toolServerEnv(os.Environ()), w.lock, append(w.toolServerFlags(), extra...)...)
 	if err != nil {
 		base.Close()
+		undo()
 		return nil, nil, err
 	}
-	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
+	gate := &policyGate{P: pol, Preexisting: t.preexisting(base.Preexisting)}
 	gate.setGrants(grants)
 	gate.setYolo(t.Yolo)
 	maxTurns := t.MaxTurns
@@ -296,7 +328,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: w.waitingFor(t.Approver), Inbox: t.Inbox, Observe: t.Observe,
 		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
-		Root:    w.Root,
+		Root:    root,
 		Budgets: budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
 			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
