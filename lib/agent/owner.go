@@ -215,11 +215,11 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	if err := w.admitStorage(ctx); err != nil {
 		fe := core.AsError(err)
 		reason, _ := fe.Details["reason"].(string)
-		return Result{V: core.WireVersion, Type: "result", Status: string(fe.Code), Reason: reason, Error: fe}
+		return notStarted(ctx, fe, reason)
 	}
 	r, cleanup, err := w.runner(ctx, t)
 	if err != nil {
-		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
+		return notStarted(ctx, core.AsError(err), "setup_failed")
 	}
 	defer cleanup()
 	ctx, cancel := context.WithCancel(ctx)
@@ -253,7 +253,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 	w.observing = func() Refs { return refs }
 	w.active.mu.Unlock()
 	if err != nil {
-		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Reason: "setup_failed", Error: core.AsError(err)}
+		return notStarted(ctx, core.AsError(err), "setup_failed")
 	}
 	if obs != nil {
 		// Shadow only: the loop hands over a snapshot and never waits.
@@ -444,4 +444,17 @@ func (w *Owner) toolServerFlags() []string {
 		flags = append(flags, "--inherit-env", name)
 	}
 	return append(flags, sandboxFlags(w.Config)...)
+}
+
+// notStarted is the result of a task that failed before it started. When
+// the run was cancelled meanwhile (SIGTERM during the baseline's git
+// status or the first write), what failed is the cancellation's doing:
+// the result is cancelled, as it is once the task runs, never
+// not_a_repository or storage_error blaming the workspace or the store.
+func notStarted(ctx context.Context, fe *core.Error, reason string) Result {
+	if ctx.Err() != nil {
+		cut := core.Errorf(core.CodeCancelled, "the task was cancelled before it started (%s)", fe.Message)
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeCancelled), Reason: "cancelled", Error: cut}
+	}
+	return Result{V: core.WireVersion, Type: "result", Status: string(fe.Code), Reason: reason, Error: fe}
 }

@@ -194,6 +194,10 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 	if code, out := run(ctx, ws, env, "fluzo-admit", "lock", "status"); code != 0 || !strings.Contains(out, `"held":false`) {
 		bad("workspace lock not released (exit %d): %s", code, out)
 	}
+	if len(problems) > 0 {
+		// The record the run ended with explains most failures.
+		problems[len(problems)-1] += fmt.Sprintf(" (the run's result: %.600s)", lastLine(stdout.String()))
+	}
 	return v, status, problems
 }
 

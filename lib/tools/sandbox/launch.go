@@ -18,12 +18,15 @@ import (
 // on itself and execs the command: fluzo-tool sandbox-exec PLAN PROGRAM ARGS...
 const LauncherCommand = "sandbox-exec"
 
-// IsLaunch reports whether args (a process's os.Args) are a launcher
-// re-exec. A binary that stands in for fluzo-tool (a test binary) must
+// IsLaunch reports whether args (a process's os.Args) are a re-exec of
+// one of fluzo-tool's hidden helpers: the command launcher or the lock
+// keeper. A binary that stands in for fluzo-tool (a test binary) must
 // answer by its argument: the re-exec runs its resolved path with the
 // command's scrubbed environment, so neither its name nor a variable says
 // what it is.
-func IsLaunch(args []string) bool { return len(args) > 1 && args[1] == LauncherCommand }
+func IsLaunch(args []string) bool {
+	return len(args) > 1 && (args[1] == LauncherCommand || args[1] == proc.KeeperCommand)
+}
 
 // LauncherArgv returns the argv that runs argv under plan through the
 // launcher binary.
