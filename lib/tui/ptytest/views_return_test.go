@@ -24,7 +24,7 @@ func TestEveryViewReturnsFocusDraftAndScroll(t *testing.T) {
 	tm.write(draft)
 	_, from = tm.waitFor(draft, from, 10*time.Second)
 	tm.write("\x1b[5~") // PgUp in the composer scrolls the conversation: paused
-	_, from = tm.waitFor("paused", from, 10*time.Second)
+	tm.waitFor("paused", from, 10*time.Second)
 	views := []struct{ name, keys, marker string }{
 		{"palette", "\x10", "Commands"},
 		{"help", "\x07", "Keys"},
