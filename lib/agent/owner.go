@@ -3,8 +3,6 @@ package agent
 import (
 	"context"
 	"os"
-	"sort"
-	"strconv"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/admit"
@@ -167,11 +165,13 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
-	if err := checkWorkspaceState(ctx, w.Store, task, w.Root); err != nil {
-		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
-	}
 	t.resuming = true
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		// The backend's tree is the one checked: the task's edits are
+		// there, whether it is this machine's or a remote one.
+		if err := checkWorkspaceState(ctx, w.Store, task, r.Tools, r.Backend); err != nil {
+			return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+		}
 		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
 	})
 }
@@ -261,13 +261,15 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	base, err := captureBaseline(ctx, w.Root)
+	// The backend is started first: the baseline is its tree's, read
+	// through its queries like every other workspace read.
+	tc, err := startToolServer(ctx, w.toolBackend(w.toolServerEnv(os.Environ())))
 	if err != nil {
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, w.Root, w.toolServerEnv(os.Environ()), w.toolServerFlags()...)
+	base, err := captureBaseline(ctx, tc)
 	if err != nil {
-		base.Close()
+		tc.Close()
 		return nil, nil, err
 	}
 	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
@@ -281,7 +283,8 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: w.waitingFor(t.Approver), Inbox: t.Inbox, Observe: t.Observe,
 		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
-		Root:    w.Root,
+		Root:    tc.hello.Root,
+		Backend: backendIdentity(tc),
 		Budgets: budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
 			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
@@ -375,26 +378,4 @@ func (w *Owner) sessionObserver() (*laya.Observer, error) {
 	}
 	w.observer.NewTask()
 	return w.observer, nil
-}
-
-// toolServerFlags pass the [tools.shell] and capture settings to the
-// fluzo-tool child.
-func (w *Owner) toolServerFlags() []string {
-	flags := []string{
-		"--grace", w.Config.Seconds("tools.shell.termination_grace_seconds").String(),
-		"--capture-limit", strconv.FormatInt(w.Config.Int("context.tool_capture_max_bytes"), 10),
-	}
-	env := w.Config.StringMap("tools.shell.env")
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		flags = append(flags, "--env", k+"="+env[k])
-	}
-	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
-		flags = append(flags, "--inherit-env", name)
-	}
-	return append(flags, sandboxFlags(w.Config)...)
 }

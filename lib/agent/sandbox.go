@@ -8,19 +8,6 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
-// sandboxFlags pass the [tools.sandbox] settings to the fluzo-tool child,
-// which enforces them on every command it runs.
-func sandboxFlags(c *config.Config) []string {
-	flags := []string{"--sandbox", c.String("tools.sandbox.mode"), "--sandbox-network", c.String("tools.sandbox.network")}
-	for _, p := range c.Strings("tools.sandbox.writable") {
-		flags = append(flags, "--sandbox-write", p)
-	}
-	for _, p := range c.Strings("tools.sandbox.readable") {
-		flags = append(flags, "--sandbox-read", p)
-	}
-	return flags
-}
-
 // commandConfinement is what a command's result says about its sandbox:
 // how it was confined and which protected paths changed while it ran.
 // Both go into the command.result event, so a refusal ("Permission

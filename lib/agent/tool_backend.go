@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/josecorral/fluzo/lib/config"
+	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/sandbox"
+)
+
+// helloTimeout bounds the handshake: a backend command that never starts
+// fluzo-tool (an ssh waiting on a host it cannot reach) fails the task's
+// setup instead of hanging it.
+const helloTimeout = 60 * time.Second
+
+// backendSpec is how the owner reaches its tool backend: the command
+// (tools.backend, or the local fluzo-tool serve in the workspace), its
+// whole environment, and the settings sent with the handshake.
+type backendSpec struct {
+	Argv []string
+	// Remote: the command is the configured tools.backend, not the
+	// local child.
+	Remote   bool
+	Env      []string
+	Settings *tools.Settings
+}
+
+// toolBackend describes the backend of w's configuration. The local one
+// is the fluzo-tool beside this executable (else the one on PATH).
+func (w *Owner) toolBackend(env []string) *backendSpec {
+	spec := &backendSpec{Env: env, Settings: toolSettings(w.Config)}
+	if argv := w.Config.Strings("tools.backend"); len(argv) > 0 {
+		spec.Argv, spec.Remote = argv, true
+		return spec
+	}
+	bin := sandbox.SiblingLauncher()
+	if bin == "" {
+		bin = "fluzo-tool"
+	}
+	spec.Argv = []string{bin, "serve", "--root", w.Root}
+	return spec
+}
+
+// start runs the command and opens the session. A backend that cannot be
+// started, ends before answering, or speaks another protocol revision is
+// stopped again and named in the error.
+func (b *backendSpec) start(ctx context.Context) (*tools.Client, tools.Hello, error) {
+	c, err := tools.StartCommand(ctx, b.Argv, b.Env)
+	if err != nil {
+		return nil, tools.Hello{}, err
+	}
+	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
+	defer cancel()
+	hello, err := c.Hello(hctx, b.Settings)
+	if err == nil {
+		return c, hello, nil
+	}
+	c.KillServer()
+	c.Close()
+	var transport *tools.TransportError
+	switch {
+	case hctx.Err() != nil && ctx.Err() == nil:
+		err = core.Errorf(core.CodeFailed, "the tool backend %q did not answer the handshake within %s", b.Argv[0], helloTimeout).
+			WithHint("check that the command starts 'fluzo-tool serve' (try it in a terminal) and that it needs no prompt")
+	case errors.As(err, &transport):
+		fe := core.AsError(transport.Err)
+		err = core.Errorf(core.CodeFailed, "the tool backend %q ended before its handshake", b.Argv[0]).WithHint("%s", fe.Hint)
+	}
+	return nil, tools.Hello{}, core.AsError(err).With("backend", b.Argv[0])
+}
+
+// toolSettings are the [tools.shell], capture and [tools.sandbox]
+// settings fluzo-tool applies to the commands it runs.
+func toolSettings(c *config.Config) *tools.Settings {
+	sb := sandboxSettings(c)
+	return &tools.Settings{
+		GraceSeconds: c.Seconds("tools.shell.termination_grace_seconds").Seconds(),
+		CaptureLimit: int(c.Int("context.tool_capture_max_bytes")),
+		Env:          c.StringMap("tools.shell.env"),
+		InheritEnv:   c.Strings("tools.shell.inherit_env"),
+		Sandbox:      sb.Mode, SandboxNet: sb.Network, SandboxWrite: sb.Writable, SandboxRead: sb.Readable,
+	}
+}
