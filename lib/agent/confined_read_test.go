@@ -66,7 +66,6 @@ func TestInstructionsNeverFollowALinkOrBlockOnAFIFO(t *testing.T) {
 	}
 }
 
-
 func TestRevalidationReadsNoLinkAndNoFIFO(t *testing.T) {
 	outside := outsideSecret(t)
 	root := t.TempDir()
@@ -80,7 +79,9 @@ func TestRevalidationReadsNoLinkAndNoFIFO(t *testing.T) {
 	// through the link, the file would look unchanged.
 	v := tools.Version([]byte(secret))
 	var rv Revalidation
-	within(t, "revalidation", func() { rv = revalidate(context.Background(), localReads(t, root), map[string]string{"linked.txt": v, "fifo.txt": v}) })
+	within(t, "revalidation", func() {
+		rv = revalidate(context.Background(), localReads(t, root), map[string]string{"linked.txt": v, "fifo.txt": v})
+	})
 	if len(rv.Stale) != 2 {
 		t.Fatalf("revalidation = %+v, want both files stale", rv)
 	}
@@ -90,7 +91,6 @@ func TestRevalidationReadsNoLinkAndNoFIFO(t *testing.T) {
 		}
 	}
 }
-
 
 func TestFingerprintHashesNoLinkTargetContentAndSurvivesAFIFO(t *testing.T) {
 	outside := outsideSecret(t)
@@ -126,4 +126,3 @@ func TestFingerprintHashesNoLinkTargetContentAndSurvivesAFIFO(t *testing.T) {
 		t.Fatal("retargeting the link did not change the fingerprint")
 	}
 }
-

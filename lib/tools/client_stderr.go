@@ -41,7 +41,7 @@ func closedOutput(tail *stderrTail) *core.Error {
 	err := core.Errorf(core.CodeFailed, "the fluzo-tool server closed its output")
 	if tail != nil {
 		if s := tail.String(); s != "" {
-			return err.WithHint("its stderr ended with: %s", termsafe.Line(s))
+			return err.WithHint("its stderr ended with: %s", termsafe.Line(strings.Join(strings.Fields(s), " ")))
 		}
 	}
 	return err.WithHint("check its stderr")
