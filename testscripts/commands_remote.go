@@ -1,6 +1,7 @@
 package testscripts
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -19,6 +20,45 @@ func init() {
 	register("sshd-start", sshdStart)
 	register("kill-ssh-backend", killSSHBackend)
 	register("wait-no-tool-backend", waitNoToolBackend)
+	register("ssh-backend", sshBackend)
+	register("wait-gone", waitGone)
+}
+
+// wait-gone PIDFILE waits (up to a minute) until the process whose pid
+// the file holds has exited (a zombie counts as gone): a remote process
+// ends once its fluzo-tool notices, not at a moment this script knows.
+func waitGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: wait-gone PIDFILE")
+	}
+	pid := strings.TrimSpace(ts.ReadFile(args[0]))
+	for i := 0; i < 600; i++ {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("process %s still runs a minute later", pid)
+}
+
+// ssh-backend VAR ROOT [NAME=VALUE...] sets VAR to the tool backend
+// command, as a JSON argv array, that reaches the fluzo-tool behind
+// sshd-start's sshd with root ROOT (made absolute), the NAMEs set in its
+// environment first ("env NAME=VALUE"): use it as --backend $VAR or
+// tools.backend=$VAR.
+func sshBackend(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || ts.Getenv("SSH_CONFIG") == "" {
+		ts.Fatalf("usage: ssh-backend VAR ROOT [NAME=VALUE...] (after sshd-start)")
+	}
+	argv := []string{"ssh", "-F", ts.Getenv("SSH_CONFIG"), "-T", ts.Getenv("SSH_HOST")}
+	if len(args) > 2 {
+		argv = append(append(argv, "env"), args[2:]...)
+	}
+	argv = append(argv, ts.Getenv("REMOTE_TOOL"), "serve", "--root", ts.MkAbs(args[1]))
+	b, err := json.Marshal(argv)
+	ts.Check(err)
+	ts.Setenv(args[0], string(b))
 }
 
 const sshdMissing = "sshd is not installed (apt-get install openssh-server; ./scripts/test installs it): the remote tool backend tests need a real sshd on 127.0.0.1"
