@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -53,7 +54,7 @@ func (c *Client) Hello(ctx context.Context, settings *Settings) (Hello, error) {
 	err := c.Query(ctx, QueryHello, HelloArgs{Protocol: ProtocolVersion, Settings: settings}, &h)
 	if err != nil {
 		var transport *TransportError
-		if fe := core.AsError(err); !errors.As(err, &transport) && fe.Code == core.CodeInvalidRequest {
+		if fe := core.AsError(err); !errors.As(err, &transport) && fe.Code == core.CodeInvalidRequest && strings.Contains(fe.Message, `unknown field "query"`) {
 			// A fluzo-tool from before the handshake refuses the unknown
 			// "query" field: it speaks revision 1.
 			return h, MismatchError(ProtocolVersion, 1).WithHint("the backend answered: %s; install the same Fluzo release on both sides", fe.Message)
