@@ -11,7 +11,7 @@ import (
 // JSON array of strings, the argv run without a shell (the same value as
 // [tools] backend, which it overrides).
 func backendFlag() cli.Flag {
-	return &cli.StringFlag{Name: "backend", Usage: "tool backend command as a JSON `ARGV` array run without a shell, e.g. '[\"ssh\",\"-T\",\"host\",\"fluzo-tool\",\"serve\",\"--root\",\"/srv/repo\"]' (overrides tools.backend)"}
+	return &cli.StringFlag{Name: "backend", Usage: "tool backend command `ARGV`, a JSON array run without a shell (overrides tools.backend; see TOOL BACKENDS)"}
 }
 
 // ownerOverrides are the --set overrides plus tools.backend from
