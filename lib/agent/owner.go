@@ -152,7 +152,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
+		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config, r.Backend), Grants: t.grants})
 	})
 }
 

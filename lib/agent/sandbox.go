@@ -45,10 +45,16 @@ func sandboxUnavailable(out toolOutcome) bool {
 	return out.Error != nil && out.Error.Code == sandbox.CodeUnavailable
 }
 
-// effectiveSandbox is what the configured sandbox resolves to on this
-// machine (the kernel's Landlock ABI, or that there is none), recorded
-// with the configuration snapshot of each attempt.
-func effectiveSandbox(c *config.Config) []byte {
+// effectiveSandbox is what the configured sandbox resolves to where the
+// commands run (the kernel's Landlock ABI, or that there is none),
+// recorded with the configuration snapshot of each attempt: the tool
+// backend's answer when its handshake gave one (a remote kernel may
+// differ from this one), else this machine's.
+func effectiveSandbox(c *config.Config, backend *BackendIdentity) []byte {
+	if backend != nil && backend.Sandbox.Mode != "" {
+		b, _ := json.Marshal(backend.Sandbox)
+		return b
+	}
 	b, _ := json.Marshal(sandbox.Resolve(sandboxSettings(c)))
 	return b
 }

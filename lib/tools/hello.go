@@ -64,6 +64,9 @@ type Hello struct {
 	Device     uint64     `json:"device"`
 	Inode      uint64     `json:"inode"`
 	Repository Repository `json:"repository"`
+	// Sandbox is what the commands' sandbox resolves to on the backend's
+	// kernel (after the hello's settings), not on the caller's.
+	Sandbox sandbox.Resolved `json:"sandbox"`
 }
 
 // Repository identifies the git repository the root is in.
@@ -107,7 +110,7 @@ func MismatchError(caller, backend int) *core.Error {
 }
 
 func (s *Server) identity(ctx context.Context, protocol int) Hello {
-	h := Hello{Protocol: protocol, Version: core.Version, Root: s.root.Dir()}
+	h := Hello{Protocol: protocol, Version: core.Version, Root: s.root.Dir(), Sandbox: sandbox.Resolve(s.opts.Sandbox)}
 	h.Host, _ = os.Hostname()
 	if fi, err := os.Stat(s.root.Dir()); err == nil {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
