@@ -53,15 +53,25 @@ const cancelDeadline = 30 * time.Second
 
 // TestStability runs FLUZO_STABILITY=N seeded attempts (from seed
 // FLUZO_STABILITY_FIRST) and fails listing every stability failure.
+// FLUZO_STABILITY_VARIANT=NAME keeps only the seeds that draw that
+// variant (still N attempts), to hunt a rare failure of one outcome.
 func TestStability(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FLUZO_STABILITY"))
 	if n <= 0 {
 		t.Skip("the stability cohort runs only with FLUZO_STABILITY=N")
 	}
 	first, _ := strconv.Atoi(os.Getenv("FLUZO_STABILITY_FIRST"))
+	only := os.Getenv("FLUZO_STABILITY_VARIANT")
+	if only != "" && !slices.ContainsFunc(variants, func(v variant) bool { return v.name == only }) {
+		t.Fatalf("FLUZO_STABILITY_VARIANT=%q names no variant", only)
+	}
 	counts := map[string]int{}
 	var all []string
-	for seed := first; seed < first+n; seed++ {
+	for seed, done := first, 0; done < n; seed++ {
+		if only != "" && variants[seed%len(variants)].name != only {
+			continue
+		}
+		done++
 		v, status, problems := attemptOne(t, seed)
 		counts[v.name+"/"+status]++
 		for _, p := range problems {
@@ -165,7 +175,8 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 			for _, op := range st.unresolvedOps {
 				states = append(states, op+"="+st.opState[op])
 			}
-			bad("left running attempts %v / unresolved operations %v", st.runningAttempts, states)
+			bad("left running attempts %v / unresolved operations %v; the attempt's last records: %s; its events: %s",
+				st.runningAttempts, states, tailText(stdout.String(), 1200), eventTrail(ctx, ws, env))
 		}
 		if code, out := run(ctx, ws, env, "fluzo-store", "check"); code != 0 {
 			bad("fluzo-store check exit %d: %s", code, out)
@@ -252,4 +263,28 @@ func (l *lockedBuffer) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Len()
+}
+
+// eventTrail is the type and operation of every stored event, in order:
+// what a rare unresolved outcome needs to be explained after the fact.
+func eventTrail(ctx context.Context, ws string, env []string) string {
+	_, out := run(ctx, ws, env, "fluzo-store", "events")
+	var trail []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct {
+			Type string
+			Data struct{ Operation, ID string }
+		}
+		if json.Unmarshal([]byte(l), &ev) == nil && ev.Type != "" {
+			trail = append(trail, strings.TrimSpace(ev.Type+" "+ev.Data.Operation+ev.Data.ID))
+		}
+	}
+	return strings.Join(trail, ", ")
+}
+
+func tailText(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
 }

@@ -74,6 +74,7 @@ func init() {
 		{scopeGlobal, "ctrl+o", "Mouse capture on / off", []binding{ctrl(tcell.KeyCtrlO)}, always, (*App).toggleMouse},
 		{scopeGlobal, "ctrl+l", "Redraw the screen", []binding{ctrl(tcell.KeyCtrlL)}, always, func(a *App) { a.scr.Sync() }},
 		{scopeGlobal, "ctrl+end", "Follow the output", []binding{{key: tcell.KeyEnd, needCtrl: true}}, always, (*App).followNow},
+		{scopeGlobal, "ctrl+x", "Dismiss the oldest notification", []binding{ctrl(tcell.KeyCtrlX)}, toastAvail, (*App).dismissToast},
 		{scopeGlobal, "h (read-only)", "Read the stored history of a busy workspace", []binding{{key: tcell.KeyRune, r: 'h', when: isBusy}}, busyAvail, (*App).loadReadOnly},
 		{scopeComposer, "enter", "Submit the draft (queued while a task runs)", nil, submitAvail, (*App).submit},
 		{scopeComposer, "shift+enter · ctrl+j", "Newline", nil, nil, nil},

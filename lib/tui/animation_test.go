@@ -90,12 +90,18 @@ func TestNoTimerWhileStatic(t *testing.T) {
 		t.Fatal("running arms the timer")
 	}
 	h.records(`{"v":1,"type":"result","status":"completed","task":"tsk_1"}`)
-	// The completion tint settles for a second, then nothing moves.
-	for i := 0; i < 80 && h.clock.pending() > 0; i++ {
+	// The completion tint settles for a second, then nothing moves; the
+	// one timer left is the completion toast's expiry, then none.
+	for i := 0; i < 80 && h.app.moving; i++ {
 		h.tickOnce(newFrames(60).interval)
 	}
-	if h.clock.pending() != 0 || h.clock.Now() > 2*time.Second {
-		t.Fatalf("the timer must stop after the completion settles (now %v)", h.clock.Now())
+	toast, ok := h.app.notes.q.NextDeadline()
+	if h.app.moving || h.clock.Now() > 2*time.Second || !ok || h.clock.pending() != 1 || h.app.timerAt != toast {
+		t.Fatalf("the frames must stop after the completion settles (now %v, %d timers)", h.clock.Now(), h.clock.pending())
+	}
+	h.tickOnce(toast - h.clock.Now())
+	if h.clock.pending() != 0 || h.app.notes.q.Len() != 0 {
+		t.Fatalf("%d timers after the toast expired", h.clock.pending())
 	}
 	armed := h.clock.armed
 	h.clock.Advance(10 * time.Second)
@@ -194,6 +200,10 @@ func TestElapsedTicksEverySecondAtFPS0(t *testing.T) {
 		t.Fatalf("after 61 s the wave row reads %q, want 1m01s", wave())
 	}
 	h.records(`{"v":1,"type":"result","status":"completed","task":"tsk_1"}`)
+	if h.clock.pending() != 1 || h.app.timerAt != h.clock.Now()+5*time.Second {
+		t.Fatalf("after the task ended: %d timers, want only the toast's expiry", h.clock.pending())
+	}
+	h.tickOnce(5 * time.Second)
 	if h.clock.pending() != 0 {
 		t.Fatalf("%d timers left after the task ended", h.clock.pending())
 	}

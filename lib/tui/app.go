@@ -130,8 +130,8 @@ type App struct {
 	agePhase      phase
 	phaseSince    time.Duration
 	timer         Stopper
-	timerSecond   bool  // timer is the elapsed counter's, not a frame's
-	shownSecond   int64 // the elapsed second last marked for drawing
+	timerAt       time.Duration // when the one timer fires
+	shownSecond   int64         // the elapsed second last marked for drawing
 	moving        bool
 	start         time.Duration
 	dirty         dirtySet
@@ -140,6 +140,7 @@ type App struct {
 	startErr      error             // the serve child could not start
 	stats         renderStats
 	rows          rowIndex // the conversation's row space, kept across frames
+	notes         toasts   // in-app and desktop notifications (toast.go, desktop.go)
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -176,6 +177,7 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	a.lastEnter = a.start - time.Hour
 	a.dirty.all = true
 	a.waveRow = -1
+	a.notes = newToasts(scr)
 	return a
 }
 
@@ -226,7 +228,9 @@ func (a *App) wake(b batch) bool {
 		}
 		a.elapsedTicked()
 	}
+	a.expireToasts()
 	a.render()
+	a.notes.desk.flush() // after Show: never inside a frame
 	a.armTimer()
 	return !a.quitting && !b.closed
 }
@@ -234,32 +238,48 @@ func (a *App) wake(b batch) bool {
 // armTimer keeps at most one timer: animation frames while something
 // moves, else one at the next second of a running task's elapsed counter
 // (it ticks even at FPS 0), else none, so an idle screen costs nothing —
-// nor does one in a terminal known to be unfocused (focus.go).
+// nor does one in a terminal known to be unfocused (focus.go). A toast's
+// expiry brings the timer forward when it is due first.
 func (a *App) armTimer() {
 	motion := a.motionActive()
 	if !motion || a.blurred {
 		a.moving = false
 	}
-	if a.blurred || !motion && !a.elapsedShown() {
+	at, ok := a.nextWake(motion)
+	if !ok {
 		a.stopTimer()
 		return
 	}
-	if a.timer != nil && a.timerSecond == !motion {
+	if a.timer != nil && a.timerAt == at {
 		return
 	}
 	a.stopTimer()
+	a.timerAt = at
+	a.timer = a.clock.AfterFunc(max(at-a.clock.Now(), 0), a.box.setTick)
+}
+
+// nextWake is when the screen must next wake on its own, if ever.
+func (a *App) nextWake(motion bool) (time.Duration, bool) {
+	if a.blurred {
+		return 0, false // expiry is checked on the next wake instead
+	}
 	now := a.clock.Now()
-	if !motion {
-		a.timerSecond = true
-		a.timer = a.clock.AfterFunc(time.Second-(now-a.task.startedAt)%time.Second, a.box.setTick)
-		return
+	var at time.Duration
+	ok := false
+	switch {
+	case motion:
+		if !a.moving { // a new motion period: the first frame is one interval away
+			a.fr.start(now)
+			a.moving = true
+		}
+		at, ok = now+a.fr.wait(now), true
+	case a.elapsedShown():
+		at, ok = now+time.Second-(now-a.task.startedAt)%time.Second, true
 	}
-	if !a.moving { // a new motion period: the first frame is one interval away
-		a.fr.start(now)
-		a.moving = true
+	if d, has := a.notes.q.NextDeadline(); has && (!ok || d < at) {
+		at, ok = d, true
 	}
-	a.timerSecond = false
-	a.timer = a.clock.AfterFunc(a.fr.wait(now), a.box.setTick)
+	return at, ok
 }
 
 func (a *App) stopTimer() {

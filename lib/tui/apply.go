@@ -24,6 +24,7 @@ func (a *App) apply(r port.Record) {
 		delete(a.pending, r.Error.Re)
 		e := r.Error.Error
 		a.addNotice("error", cmd+" refused: "+safeLine(string(e.Code)), safeLine(e.Message), safeLine(e.Hint))
+		a.toastRefused(r.Error.Re, cmd, safeLine(string(e.Code)))
 	case port.KindEvent:
 		a.event(r.Event)
 	case port.KindLive:
@@ -147,6 +148,7 @@ func (a *App) settings(raw json.RawMessage) {
 			a.fr = newFrames(0)
 		}
 	}
+	a.notificationSettings(vals)
 	if id := vals["agent.model"]; id != "" {
 		if m := vals["models."+id+".model"]; m != "" {
 			a.info.model = safeLine(m)
@@ -159,6 +161,9 @@ func (a *App) event(ev *port.Event) {
 		return // already held: the snapshot and the live stream overlap
 	}
 	a.applyEvent(ev)
+	if last := a.lastItem(); ev.Type == core.EvPermissionRequested && last != nil && last.kind == itemApproval {
+		a.toastApproval(ev, last.approval) // live only: history pages never raise a toast
+	}
 }
 
 // applyEvent folds one stored event into the screen state.
@@ -298,6 +303,7 @@ func (a *App) live(l *port.Live) {
 		a.liveOperation(l)
 	case "live.warning", "live.storage_warning", "live.protocol_error":
 		a.setNotice(safeLine(strings.TrimPrefix(l.Type, "live.")) + ": " + safeLine(l.Message))
+		a.toastLive(safeLine(strings.TrimPrefix(l.Type, "live.")), safeLine(l.Message))
 	}
 }
 
@@ -331,6 +337,7 @@ func (a *App) result(r *port.Result) {
 	}
 	a.comp.editing = ""
 	a.addItem(&item{kind: itemResult, result: r})
+	a.toastResult(r)
 }
 
 // portLost shows why the port went away; workspace_busy names the owner.
@@ -352,6 +359,7 @@ func (a *App) portLost(err error) {
 		msg = lost.Stderr
 	}
 	a.addNotice("error", "Disconnected from fluzo-agent serve", safeText(msg), "the task state is in the store; restart fluzo-tui to reconnect")
+	a.toastLost()
 }
 
 func (a *App) addNotice(sev, title, body, hint string) {

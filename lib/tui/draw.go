@@ -56,6 +56,7 @@ func (a *App) drawAll(l layout) {
 	a.drawComposer(l)
 	a.drawFooter(l)
 	a.drawIdentity(l)
+	a.drawToasts(l)
 	switch a.dialog {
 	case dialogNone:
 	case dialogHelp:

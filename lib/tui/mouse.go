@@ -43,6 +43,9 @@ func (a *App) click(x, y int) {
 	if a.dialog != dialogNone || l.tooSmall {
 		return // dialogs answer keys only; a click never confirms anything
 	}
+	if a.toastClick(x, y) {
+		return // a toast's button dismisses it; the rest of it covers what lies under
+	}
 	switch {
 	case inside(l.composer, x, y):
 		a.focus = focusComposer

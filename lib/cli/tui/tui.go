@@ -70,7 +70,9 @@ task (again: force stop, after a confirmation that defaults to keep running),
 or quits (asking first when the draft is not empty); Ctrl+Y opens the YOLO
 dialog; Ctrl+R offers to resume an interrupted, blocked or failed task;
 Ctrl+B hides the sidebar; Ctrl+O toggles mouse capture; Ctrl+L redraws;
-Ctrl+End or End (conversation) follows the output again.
+Ctrl+End or End (conversation) follows the output again; Ctrl+X (or the x on
+a notification) dismisses the oldest notification, which never answers,
+resumes or cancels anything.
 
 Composer: Enter submits (a queued message while a task runs); Shift+Enter or
 Ctrl+J inserts a newline; a paste never submits; Up/Down walk a 32-entry
@@ -81,7 +83,11 @@ Down or K/J select an item; PgUp/PgDn/b/f page; g/Home top; G/End follow;
 Space expands a tool card; c or y copies the selected message or its last code
 block (OSC 52); a/t/d answer the selected approval card.`},
 		{Title: "Environment", Body: `NO_COLOR disables colour. COLORTERM and TERM decide the colour depth.
-FLUZO_AGENT names the fluzo-agent executable to start.`},
+FLUZO_AGENT names the fluzo-agent executable to start. With
+tui.notifications.desktop_enabled, TERM, TERM_PROGRAM, KITTY_WINDOW_ID,
+ConEmuPID, TMUX and STY choose the desktop notification sequence (OSC 777,
+OSC 99, OSC 9 or the bell); one is sent only after the terminal reported a
+focus-out.`},
 	}
 }
 
