@@ -101,7 +101,7 @@ func StartCommand(ctx context.Context, argv []string, env []string) (*Client, er
 		return nil, core.Wrap(err, core.CodeFailed, "cannot create the fluzo-tool pipes")
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, core.Wrap(err, core.CodeFailed, "cannot start "+binary).WithHint("install fluzo-tool or pass its path")
+		return nil, core.Wrap(err, core.CodeFailed, "cannot start the tool backend "+binary).WithHint("install %s, or fix the backend command (tools.backend, --backend)", binary)
 	}
 	c := pipeClient(stdin, stdout, tail)
 	c.finish = cmd.Wait
