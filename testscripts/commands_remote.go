@@ -245,18 +245,55 @@ func sshClientPID(work string) int {
 }
 
 // wait-no-tool-backend waits (up to a minute) until no fluzo-tool serve
-// runs with its working directory inside $WORK: a remote backend whose
-// connection ended has stopped.
+// of this script runs: none with its working directory inside $WORK (a
+// local child) or a root there (a remote one, which sshd starts in the
+// user's home). With -running it instead asserts that one runs now, so
+// that the wait is known not to be vacuous.
 func waitNoToolBackend(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: wait-no-tool-backend")
+	if neg || len(args) > 1 || (len(args) == 1 && args[0] != "-running") {
+		ts.Fatalf("usage: wait-no-tool-backend [-running]")
 	}
 	work, _ := filepath.EvalSymlinks(ts.Getenv("WORK"))
+	if len(args) == 1 {
+		if scriptToolBackend(work) == 0 {
+			ts.Fatalf("no fluzo-tool serve of this script runs")
+		}
+		return
+	}
 	for i := 0; i < 600; i++ {
-		if toolBackendPID(work) == 0 {
+		if scriptToolBackend(work) == 0 {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	ts.Fatalf("a fluzo-tool serve still runs in %s a minute later (pid %d)", work, toolBackendPID(work))
+	ts.Fatalf("a fluzo-tool serve of %s still runs a minute later (pid %d)", work, scriptToolBackend(work))
+}
+
+// scriptToolBackend finds a fluzo-tool serve of the script in work: by
+// its working directory or by an argument (its --root) inside work.
+func scriptToolBackend(work string) int {
+	if pid := toolBackendPID(work); pid > 0 {
+		return pid
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		if err != nil || len(argv) < 2 || filepath.Base(argv[0]) != "fluzo-tool" || argv[1] != "serve" {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && strings.Contains(string(stat), ") Z ") {
+			continue
+		}
+		for _, a := range argv[2:] {
+			if strings.HasPrefix(a, work) {
+				return pid
+			}
+		}
+	}
+	return 0
 }
