@@ -3,6 +3,9 @@ package agent
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/config"
@@ -34,6 +37,7 @@ func (w *Owner) toolBackend(env []string) *backendSpec {
 	spec := &backendSpec{Env: env, Settings: toolSettings(w.Config)}
 	if argv := w.Config.Strings("tools.backend"); len(argv) > 0 {
 		spec.Argv, spec.Remote = argv, true
+		spec.Env = withTransportEnv(env, os.LookupEnv)
 		return spec
 	}
 	bin := sandbox.SiblingLauncher()
@@ -42,6 +46,24 @@ func (w *Owner) toolBackend(env []string) *backendSpec {
 	}
 	spec.Argv = []string{bin, "serve", "--root", w.Root}
 	return spec
+}
+
+// transportEnv are the variables a backend command needs to reach its
+// host (the ssh agent's socket, the Kubernetes configuration). They look
+// like credentials, so the local fluzo-tool never gets them; a configured
+// command does, since it is the process that connects. Provider keys stay
+// scrubbed, and ssh, kubectl and docker pass none of these to the remote
+// fluzo-tool.
+var transportEnv = []string{"SSH_AUTH_SOCK", "KUBECONFIG"}
+
+func withTransportEnv(env []string, lookup func(string) (string, bool)) []string {
+	out := append([]string(nil), env...)
+	for _, k := range transportEnv {
+		if v, ok := lookup(k); ok && !slices.ContainsFunc(out, func(kv string) bool { return strings.HasPrefix(kv, k+"=") }) {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
 }
 
 // start runs the command and opens the session. A backend that cannot be
