@@ -39,8 +39,10 @@ type variant struct {
 var variants = []variant{
 	{name: "complete", args: []string{"--no-verify", "--yolo"}, want: []string{"completed"}},
 	{name: "approval", args: []string{"--no-verify"}, want: []string{string(core.CodePermissionRequired)}},
-	{name: "budget", args: []string{"--no-verify", "--yolo", "--max-turns", "2"}},
-	{name: "verify-fails", args: []string{"--verify", "false", "--yolo"}},
+	{name: "budget", args: []string{"--no-verify", "--yolo", "--max-turns", "2"}, want: []string{string(core.CodeBudgetExhausted)}},
+	// Verification fails every run: the task ends failed at the
+	// verification limit, or out of budget first with a large payload.
+	{name: "verify-fails", args: []string{"--verify", "false", "--yolo"}, want: []string{string(core.CodeFailed), string(core.CodeBudgetExhausted)}},
 	// A SIGTERM ends the run cancelled (or completed, when it came after
 	// the work): never failed or storage_error because of what the
 	// cancellation cut short.

@@ -46,7 +46,21 @@ func scenarioWith(content string) ([]byte, error) {
 				"expect_version": tools.Version([]byte(notesBefore))})},
 		map[string]any{"id": "done", "match": map[string]any{"tool_result": map[string]any{"tool": "edit"}},
 			"respond": map[string]any{"text": "done"}},
+		// A failed verification's feedback is answered "done" again, so
+		// the run ends on the verification limit, not on a script gap.
+		map[string]any{"id": "feedback", "optional": true, "times": 50, "match": map[string]any{"last_user": "^Verification failed"},
+			"respond": map[string]any{"text": "done"}},
 	}
+	// At the turn limit the agent sends one text-only finalization
+	// request; an optional step after each scripted one answers it
+	// wherever the limit falls, so the budget variant ends
+	// budget_exhausted rather than on an unscripted request.
+	var withFinal []any
+	for i, st := range steps {
+		withFinal = append(withFinal, st, map[string]any{"id": fmt.Sprintf("finalize-%d", i), "optional": true,
+			"match": map[string]any{"last_user": "turn limit"}, "respond": map[string]any{"text": "summary: stopped at the turn limit"}})
+	}
+	steps = withFinal
 	return json.Marshal(map[string]any{"version": 1, "name": "chaos", "models": []string{"sim"}, "steps": steps})
 }
 

@@ -68,7 +68,7 @@ _fluzo_tui() {
   fi
   local words=""
   case "$p" in
-    "") words="--workspace --config --animation-fps --reduced-motion --theme --ascii --no-color --mouse --dev-menu --no-dev-menu --draft --submit --set --help" ;;
+    "") words="--workspace --config --animation-fps --reduced-motion --theme --ascii --no-color --mouse --dev-menu --no-dev-menu --draft --submit --set --setup --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

@@ -115,3 +115,4 @@ complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l no-dev-menu -d 'di
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l draft -r -d 'pre-fill the composer with TEXT'
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l submit -d 'submit the --draft at once'
 complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l set -x -a '(__fluzo_tui_setting)' -d 'override a setting for the agent, KEY=VALUE (repeatable)'
+complete -c fluzo-tui -n 'test (__fluzo_tui_path) = \'@\'' -l setup -d 'open the setup flow even when a .fluzo exists (fluzo init; replacing asks first and keeps a backup)'

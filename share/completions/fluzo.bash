@@ -312,7 +312,7 @@ _fluzo() {
     "/observe/health") words="--json --help" ;;
     "/observe/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/observe/purge") words="--local --dry-run --yes --json --help" ;;
-    "/tui") words="--workspace --config --animation-fps --reduced-motion --theme --ascii --no-color --mouse --dev-menu --no-dev-menu --draft --submit --set --help" ;;
+    "/tui") words="--workspace --config --animation-fps --reduced-motion --theme --ascii --no-color --mouse --dev-menu --no-dev-menu --draft --submit --set --setup --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

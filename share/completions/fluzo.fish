@@ -349,7 +349,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'version' -d 'print the to
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'help' -d 'show this help, or the help of a command'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'demo' -d 'fix the bundled Rust fixture end to end against the model simulator'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'run' -d 'run a task headless in this workspace (fluzo-agent run)'
-complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'init' -d 'write a commented .fluzo with every setting (fluzo-admit config init)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'init' -d 'set up this workspace: the setup flow in a terminal (fluzo-tui --setup), else a commented .fluzo with every default (fluzo-admit config init)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'history' -d 'list or purge stored sessions (fluzo-store history)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'events' -d 'stream stored events as JSONL (fluzo-store events)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@\'' -a 'replay' -d 'show a task\'s read-only timeline (fluzo-observe replay)'
@@ -668,3 +668,4 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l no-dev-menu -d 'disabl
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l draft -r -d 'pre-fill the composer with TEXT'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l submit -d 'submit the --draft at once'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting for the agent, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/tui\'' -l setup -d 'open the setup flow even when a .fluzo exists (fluzo init; replacing asks first and keeps a backup)'

@@ -30,7 +30,7 @@ type shortcut struct {
 
 var shortcuts = []shortcut{
 	{"run", "fluzo-agent", []string{"run"}, "run a task headless in this workspace (fluzo-agent run)"},
-	{"init", "fluzo-admit", []string{"config", "init"}, "write a commented .fluzo with every setting (fluzo-admit config init)"},
+	{"init", "fluzo-admit", []string{"config", "init"}, "set up this workspace: the setup flow in a terminal (fluzo-tui --setup), else a commented .fluzo with every default (fluzo-admit config init)"},
 	{"history", "fluzo-store", []string{"history"}, "list or purge stored sessions (fluzo-store history)"},
 	{"events", "fluzo-store", []string{"events"}, "stream stored events as JSONL (fluzo-store events)"},
 	{"replay", "fluzo-observe", []string{"replay"}, "show a task's read-only timeline (fluzo-observe replay)"},
@@ -61,7 +61,8 @@ func Command() *cli.Command {
 		Usage:     "local-first runtime for AI coding agents",
 		ArgsUsage: "[command] [arguments...]",
 		Version:   core.Version,
-		Description: `Without arguments fluzo opens the terminal UI (fluzo-tui). With a command it
+		Description: `Without arguments fluzo opens the terminal UI (fluzo-tui), which first runs
+the setup flow when the workspace has no .fluzo. With a command it
 runs the matching toolkit binary: "fluzo store events" runs "fluzo-store events",
 "fluzo history list" runs "fluzo-store history list", and "fluzo X" runs "fluzo-X"
 found beside the fluzo executable or, failing that, on PATH. Arguments, standard
@@ -87,6 +88,9 @@ diagnostics, telemetry), fluzo-tui (terminal UI), fluzo-sim (model simulator).`,
 		cmd.Commands = append(cmd.Commands, &cli.Command{
 			Name: s.verb, Usage: s.usage, SkipFlagParsing: true,
 			Action: func(ctx context.Context, c *cli.Command) error {
+				if s.verb == "init" && interactiveInit(c.Args().Slice()) {
+					return execSibling(ctx, c, "fluzo-tui", []string{"--setup"})
+				}
 				return execSibling(ctx, c, s.binary, append(append([]string{}, s.prefix...), c.Args().Slice()...))
 			},
 		})

@@ -37,6 +37,17 @@ configuration the user has not consented to (fluzo-admit consent) it starts
 nothing and contacts nothing, and the UI shows its error with the command to
 run.
 
+Without a .fluzo in the workspace (and no --config) it first opens the
+welcome and setup flow, offline: model endpoint, API key by reference (an
+environment variable name or an auth.toml entry, never the value), model
+discovery through GET /v1/models only when asked (Ctrl+D), limits,
+telemetry, Laya and interface preferences, then a redacted summary before
+.fluzo is created atomically. It then offers the .git/info/exclude entry for
+.fluzodrive/ and records endpoint consent, each only on an explicit y. A valid
+.fluzo skips setup without contacting anything; a malformed one is shown
+with each problem's file:line and key and left untouched. Without a terminal
+a missing .fluzo is configuration_required (exit 3) and no flow starts.
+
 Approval cards preselect nothing: only a (approve once), t (approve for this
 task) or d (deny), typed with the conversation focused on the card (Tab) and
 after a short arming window, answer them. Enter and Space never approve.`,
@@ -54,6 +65,7 @@ after a short arming window, answer them. Enter and Space never approve.`,
 			&cli.StringFlag{Name: "draft", Usage: "pre-fill the composer with `TEXT`"},
 			&cli.BoolFlag{Name: "submit", Usage: "submit the --draft at once"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for the agent, `KEY=VALUE` (repeatable)"},
+			&cli.BoolFlag{Name: "setup", Usage: "open the setup flow even when a .fluzo exists (fluzo init; replacing asks first and keeps a backup)"},
 		},
 		Action: action,
 	}
@@ -81,7 +93,14 @@ history; Up in an empty composer edits the newest queued message.
 Conversation: Up/Down/j/k scroll (scrolling up pauses following); Shift+Up/
 Down or K/J select an item; PgUp/PgDn/b/f page; g/Home top; G/End follow;
 Space expands a tool card; c or y copies the selected message or its last code
-block (OSC 52); a/t/d answer the selected approval card.`},
+block (OSC 52); a/t/d answer the selected approval card.
+
+Setup: Enter moves to the next field (the next step from the last); Tab,
+Shift+Tab, Up and Down move between fields; Left/Right or Space change a
+choice and walk the listed models; Ctrl+U clears a field; Ctrl+D lists the
+endpoint's models; Ctrl+S shows the summary; Esc restores a field being
+edited, else goes back. The summary, exclusion and consent questions take
+only y or n. Ctrl+C or Ctrl+Q leaves.`},
 		{Title: "Environment", Body: `NO_COLOR disables colour. COLORTERM and TERM decide the colour depth.
 FLUZO_AGENT names the fluzo-agent executable to start. With
 tui.notifications.desktop_enabled, TERM, TERM_PROGRAM, KITTY_WINDOW_ID,
@@ -99,6 +118,17 @@ func action(ctx context.Context, c *cli.Command) error {
 	themeName := c.String("theme")
 	if themeName != "" && themeName != theme.NameDefault && themeName != theme.NameHighContrast {
 		return runner.Usage(c, "--theme must be default or high-contrast, not %q", themeName)
+	}
+	caps := theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")})
+	plan, err := planSetup(ctx, c.String("workspace"), c.String("config"), c.Bool("setup"), isTerminal(os.Stdin) && isTerminal(os.Stdout))
+	if err != nil {
+		return err
+	}
+	if plan.run {
+		open, err := runSetup(ctx, plan, themeName, caps, c.StringSlice("set"), c.String("config"))
+		if err != nil || !open {
+			return err
+		}
 	}
 	agent, err := findAgent()
 	if err != nil {
@@ -123,7 +153,7 @@ func action(ctx context.Context, c *cli.Command) error {
 	// running task to stop; CloseWithin bounds the wait instead.
 	opts := ltui.Options{
 		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
-		Caps:      theme.Detect(os.Getenv).With(theme.Flags{ASCII: c.Bool("ascii"), NoColor: c.Bool("no-color")}),
+		Caps:      caps,
 		Mouse:     c.Bool("mouse"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
 		ReadOnlyHistory: func() ([]port.Event, error) { return storedEvents(ctx, root) },
