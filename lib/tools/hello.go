@@ -93,6 +93,9 @@ func (s *Server) hello(ctx context.Context, raw json.RawMessage) (any, error) {
 	if a.Protocol != mine {
 		return nil, MismatchError(a.Protocol, mine)
 	}
+	if err := s.lockRoot(); err != nil {
+		return nil, err
+	}
 	if a.Settings != nil {
 		if err := s.configure(*a.Settings); err != nil {
 			return nil, err

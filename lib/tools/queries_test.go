@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -137,5 +138,32 @@ func TestHelloToAServerWithoutTheHandshakeIsAMismatch(t *testing.T) {
 	fe := core.AsError(err)
 	if fe.Code != CodeProtocolMismatch || fe.Details["backend_protocol"] != 1 {
 		t.Fatalf("err = %#v", fe)
+	}
+}
+
+// One runtime session per root: a second hello on the same root, from
+// another server, is workspace_busy until the first server closes.
+func TestASecondRuntimeSessionOnTheSameRootIsBusy(t *testing.T) {
+	_, dir := newRepoClient(t, nil)
+	first, err := NewLocal(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Hello(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	second := newClient(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := second.Hello(ctx, nil); done <- err }()
+	select {
+	case err := <-done:
+		t.Fatalf("the second session was answered while the first held the root: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	first.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("the second session was refused after the first closed: %v", err)
 	}
 }

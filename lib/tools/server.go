@@ -85,6 +85,8 @@ type Server struct {
 	// served counts the tool requests handled: settings arrive only
 	// with a hello before the first.
 	served int
+	// rootLock holds the root's session lock a hello took (nil: none).
+	rootLock *os.File
 	// stopping: shutdown has begun terminating owned groups.
 	stopping bool
 	wg       sync.WaitGroup
@@ -140,6 +142,9 @@ func NewServer(opts Options) (*Server, error) {
 // Close releases the root handle and removes the commands' private
 // temporary directory.
 func (s *Server) Close() error {
+	if s.rootLock != nil {
+		s.rootLock.Close()
+	}
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
 		s.tmpLock.Close()

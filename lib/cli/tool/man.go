@@ -43,7 +43,9 @@ The answer names the backend: "protocol" (the tool protocol revision, 2),
 revision gets protocol_mismatch with backend_protocol and runtime_protocol.
 "settings" ({grace_seconds, capture_limit, env, inherit_env, sandbox,
 sandbox_network, sandbox_write, sandbox_read}, the same as the flags) apply
-before the first tool request and are refused after it.
+before the first tool request and are refused after it. A hello also locks the
+root for the session (flock on the directory): a second runtime's hello on the
+same root waits up to 15 s, then gets workspace_busy.
 
 The runtime's other reads of the workspace are read-only queries too, answered
 beneath the same confinement and never offered to the model: baseline (the
