@@ -104,6 +104,17 @@ func (b *Budget) Usage() Usage {
 	return b.used
 }
 
+// Reserved is the tokens reserved for requests still in flight.
+func (b *Budget) Reserved() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var n int64
+	for _, r := range b.reserved {
+		n += r
+	}
+	return n
+}
+
 // Limits returns the current limits.
 func (b *Budget) Limits() Limits {
 	b.mu.Lock()

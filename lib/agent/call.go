@@ -12,7 +12,9 @@ import (
 
 // call runs one complete tool call through the operation lifecycle:
 // requested → policy → (approval) → durable intent → dispatch → outcome.
-func (a *run) call(ctx context.Context, call toolCall) error {
+// The last call of a turn, unless cancelled, reserves the next request
+// with its outcome.
+func (a *run) call(ctx context.Context, call toolCall, last bool) error {
 	if err := a.budget.BeginToolCall(); err != nil {
 		a.answerSkipped([]toolCall{call})
 		return a.exhausted(ctx, err)
@@ -52,7 +54,7 @@ func (a *run) call(ctx context.Context, call toolCall) error {
 	faultPoint("after_dispatch")
 	// The honest outcome is committed even when the task was cancelled
 	// meanwhile (the command's partial output and how it ended).
-	if err := a.outcome(context.WithoutCancel(ctx), op, call, out); err != nil {
+	if err := a.outcome(context.WithoutCancel(ctx), op, call, out, last && ctx.Err() == nil, stop); err != nil {
 		return err
 	}
 	if sandboxUnavailable(out) {
@@ -132,7 +134,7 @@ func (a *run) dispatch(ctx context.Context, call toolCall) (toolOutcome, error) 
 // outcome commits the result, bounds what enters the context, and feeds
 // loop detection; the outcome, its artifact reference and the events
 // derived from it are one commit.
-func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOutcome) error {
+func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOutcome, last bool, stop error) error {
 	body, _ := core.MarshalVerbatim(out)
 	limit := orDefault(a.ToolContextMaxBytes, defaultToolContextMaxBytes)
 	r := toolResult{Out: out}
@@ -141,9 +143,15 @@ func (a *run) outcome(ctx context.Context, op string, call toolCall, out toolOut
 	}
 	var loop *Loop
 	r.Events, loop = a.watch(call, out)
+	if last {
+		r.Reserve = a.reserveAhead(out, stop, min(len(body), limit+128))
+	}
 	art, err := a.Journal.OpResult(ctx, a.refs, op, r)
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if r.Reserve != nil && r.Reserve.ID != "" {
+		a.reserved = r.Reserve
 	}
 	a.toolMessage(call, boundText(string(body), limit, art))
 	if loop != nil {

@@ -38,6 +38,9 @@ func (a *run) finish(ctx context.Context, err error) Result {
 	// Finishing work (verification, diff, records) must happen even when
 	// the run was cancelled.
 	fctx := context.WithoutCancel(ctx)
+	// A request reserved with the last outcome and never sent is settled
+	// before the outcome of the attempt.
+	a.releaseReserved(fctx, core.Errorf(core.CodeCancelled, "the task stopped first (%s)", strings.TrimSpace(string(status)+" "+reason)))
 	if err == nil {
 		if a.verdict == nil {
 			v := a.tracedVerify(fctx)

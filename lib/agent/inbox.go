@@ -19,6 +19,9 @@ type intervention struct {
 type Inbox struct {
 	mu    sync.Mutex
 	items []intervention
+	// budgets are limits applied from the settings while the task runs,
+	// taken at its next safe boundary (owner_config_budget.go).
+	budgets *budgets
 }
 
 // queue appends a new intervention and returns it.
@@ -46,6 +49,22 @@ func (b *Inbox) edit(id, text string) error {
 		}
 	}
 	return core.Errorf(core.CodeNotFound, "no intervention %s", id).WithHint("list the task's interventions")
+}
+
+// pending reports whether an intervention waits for delivery (a nil
+// Inbox has none).
+func (b *Inbox) pending() bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, in := range b.items {
+		if !in.Consumed {
+			return true
+		}
+	}
+	return false
 }
 
 // take marks every pending intervention consumed and returns them in

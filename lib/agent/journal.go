@@ -85,6 +85,17 @@ type toolResult struct {
 	// Events are events derived from the outcome (command.result,
 	// loop.detected), recorded with it.
 	Events []derivedEvent
+	// Reserve, when non-nil, is the next model request, reserved (and
+	// marked dispatched, as ProviderStart does) in the outcome's commit
+	// so that the request costs one commit fewer; its ID is set when the
+	// commit succeeds.
+	Reserve *reservation
+}
+
+// reservation is a provider request reserved ahead of its send.
+type reservation struct {
+	Purpose, Model string
+	ID             string
 }
 
 // derivedEvent is an event to record with an outcome.

@@ -104,7 +104,10 @@ func countCommits(h *harness) *countingJournal {
 // events derived from it) after — and a model request at most two — the
 // reservation before sending, the response with its message and usage
 // after. Between the first request and the finish nothing else commits:
-// every commit of a turn is one of those four.
+// every commit of a turn is one of those four. The reservation of every
+// request after a turn of tool calls shares the commit of that turn's
+// last outcome, so only the first request commits ProviderStart: a turn
+// of one tool call is three commits, not four.
 func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	big := strings.Repeat("a line of a large file\n", 1200) // over the 16 KiB context bound
 	scenario := `{"version":1,"name":"budget","models":["sim"],"steps":[
@@ -162,8 +165,22 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	if sum != total {
 		t.Errorf("the journal accounts for %+v of the store's %+v: something commits outside it", sum, total)
 	}
-	if per["ProviderStart"] != 4 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
+	if per["ProviderStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
 		t.Errorf("calls %v, artifacts %d", per, artifacts)
+	}
+	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 1+4+2*4 {
+		t.Errorf("%d commits in the turns; want 13: 4 requests (1 reservation of its own, 3 shared, 4 responses) and 4 tool calls of 2", turns)
+	}
+	// Four requests, each reserved and dispatched before its send and
+	// completed after.
+	reqs, err := c.s.ListProviderRequests(context.Background(), res.Attempt)
+	if err != nil || len(reqs) != 4 {
+		t.Fatalf("provider requests %+v, %v", reqs, err)
+	}
+	for _, r := range reqs {
+		if r.State != core.SlotCompleted {
+			t.Errorf("request %s is %s", r.ID, r.State)
+		}
 	}
 	// The derived events and the dispatch marker committed with the
 	// outcomes: two command results, one large-result artifact.
@@ -171,6 +188,20 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 		t.Errorf("command.result %d, dispatched %d, results %d", h.count(core.EvCommandResult), h.count(core.EvOperationDispatched), h.count(core.EvOperationResult))
 	}
 	t.Logf("per call: %v; session total %+v over %d turns", per, total, res.Turns)
+}
+
+// commitsOutsideTurns counts the commits of journal calls that are not a
+// request's or a tool call's (the task's setup and finish).
+func commitsOutsideTurns(calls []journalCall) int {
+	n := 0
+	for _, call := range calls {
+		switch call.method {
+		case "ProviderStart", "ProviderEnd", "OpAuthorize", "OpResult":
+		default:
+			n += int(call.cost.Commits)
+		}
+	}
+	return n
 }
 
 // The bench probe (FLUZO_BENCH_TURNS) writes one line per turn whose
@@ -197,7 +228,9 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		}
 		turns = append(turns, s)
 	}
-	want := []turnSample{{Turn: 1, Commits: 6, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 2}}
+	// The second request was reserved with the first turn's last outcome:
+	// its turn commits only the response.
+	want := []turnSample{{Turn: 1, Commits: 6, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
 	if len(turns) != len(want) {
 		t.Fatalf("turn lines: %s", b)
 	}
@@ -207,7 +240,55 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 			t.Errorf("turn %d: %+v, want the counts of %+v", i+1, s, want[i])
 		}
 	}
-	if !strings.Contains(lines[len(lines)-1], `"process":true`) {
-		t.Errorf("no process line: %s", lines[len(lines)-1])
+	var proc struct {
+		Process   bool  `json:"process"`
+		FirstSend int64 `json:"first_request_unix_ns"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &proc); err != nil || !proc.Process || proc.FirstSend == 0 {
+		t.Errorf("no process line with the first request's time: %s", lines[len(lines)-1])
+	}
+}
+
+// A request reserved with a turn's last outcome that is never sent — here
+// the task is cancelled right after that commit — is settled before the
+// attempt's outcome: completed with nothing generated, its event saying
+// it was not sent, never left dispatched (which recovery would have to
+// call uncertain).
+func TestReservedRequestNotSentIsSettled(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"cancel","models":["sim"],"steps":[
+ {"id":"view","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"view","arguments":{"path":"a.txt"}}]}},
+ {"id":"done","match":{"tool_result":{"tool":"view"}},"respond":{"text":"done"}}]}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sj := h.runner.Journal.(*storeJournal)
+	emit := sj.Emit
+	var responses []core.Event
+	sj.Emit = func(ev core.Event) {
+		emit(ev)
+		switch ev.Type {
+		case core.EvOperationResult:
+			cancel() // after the commit that reserved the next request
+		case core.EvProviderResponse:
+			responses = append(responses, ev)
+		}
+	}
+	res := h.runner.Run(ctx, taskStart{Request: "look", NoVerify: true})
+	if res.Status != string(core.CodeCancelled) {
+		t.Fatalf("result: %+v", res)
+	}
+	reqs, err := sj.S.ListProviderRequests(context.Background(), res.Attempt)
+	if err != nil || len(reqs) != 2 {
+		t.Fatalf("provider requests %+v, %v", reqs, err)
+	}
+	for _, r := range reqs {
+		if r.State != core.SlotCompleted {
+			t.Errorf("request %s is %s, want completed", r.ID, r.State)
+		}
+	}
+	if len(responses) != 2 || !strings.Contains(string(responses[1].Data), "not sent") || !strings.Contains(string(responses[1].Data), `"outcome":"failed"`) {
+		t.Fatalf("responses: %v", responses)
+	}
+	if reqs[1].InputTokens != nil || reqs[1].OutputTokens != nil {
+		t.Errorf("the unsent request's usage is %v/%v, want unknown", reqs[1].InputTokens, reqs[1].OutputTokens)
 	}
 }

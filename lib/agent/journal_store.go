@@ -212,8 +212,18 @@ func (j *storeJournal) OpResult(ctx context.Context, refs Refs, op string, r too
 				return err
 			}
 		}
+		if r.Reserve != nil {
+			id, err := reserveRequest(tx, add, refs, r.Reserve.Purpose, r.Reserve.Model)
+			if err != nil {
+				return err
+			}
+			r.Reserve.ID = id
+		}
 		return nil
 	})
+	if err != nil && r.Reserve != nil {
+		r.Reserve.ID = ""
+	}
 	return ref.SHA256, err
 }
 
@@ -254,15 +264,25 @@ func (j *storeJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, 
 }
 
 func (j *storeJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error) {
-	p := core.ProviderRequest{AttemptID: refs.Attempt, Purpose: purpose, Model: model}
+	var id string
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
-		if err := add(tx.CreateProviderRequest(&p)); err != nil {
-			return err
-		}
-		_, ev, err := tx.SetProviderRequestState(p.ID, core.SlotDispatched, nil)
-		return add(ev, err)
+		var err error
+		id, err = reserveRequest(tx, add, refs, purpose, model)
+		return err
 	})
-	return p.ID, err
+	return id, err
+}
+
+// reserveRequest records a provider request as reserved and dispatched:
+// written before the send, a crash leaves it for recovery to mark
+// uncertain (it may have reached the server).
+func reserveRequest(tx *store.Tx, add func(core.Event, error) error, refs Refs, purpose, model string) (string, error) {
+	p := core.ProviderRequest{AttemptID: refs.Attempt, Purpose: purpose, Model: model}
+	if err := add(tx.CreateProviderRequest(&p)); err != nil {
+		return "", err
+	}
+	_, ev, err := tx.SetProviderRequestState(p.ID, core.SlotDispatched, nil)
+	return p.ID, add(ev, err)
 }
 
 func (j *storeJournal) ProviderEnd(ctx context.Context, refs Refs, id, state string, u usage, message any) error {

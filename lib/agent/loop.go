@@ -81,6 +81,9 @@ type Runner struct {
 	Inbox *Inbox
 	// OnStart is told the task's ids once they are recorded.
 	OnStart func(Refs)
+	// OnBudget is handed the attempt's budget once it exists, so the
+	// port can show its meters while the task runs.
+	OnBudget func(*admit.Budget)
 	// ShellTimeout caps each command's run time (harness.shell_timeout_seconds);
 	// zero leaves fluzo-tool's default.
 	ShellTimeout time.Duration
@@ -150,6 +153,9 @@ type run struct {
 	verifyOutput string
 	// mcp is the attempt's MCP servers (nil: none configured).
 	mcp *mcpRun
+	// reserved is the next turn request, reserved with the last tool
+	// outcome (reserve_ahead.go); nil when none is held.
+	reserved *reservation
 }
 
 // Run executes one task to a recorded outcome and returns its result.
@@ -202,6 +208,9 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		used = admit.Usage{Turns: int64(prior.Turns), Tokens: prior.Tokens}
 	}
 	a.budget = admit.NewBudget(r.Budgets.limits(), used, nil)
+	if r.OnBudget != nil {
+		r.OnBudget(a.budget)
+	}
 	a.probe = newTurnProbe(r.Journal)
 	defer a.probe.close()
 	a.budget.Run()
@@ -270,6 +279,7 @@ func (a *run) loop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, err)
 		}
+		a.applyBudgets() // limits applied from the settings since the last turn
 		switch a.steps.next() {
 		case stepFinalize:
 			return a.finalize(ctx)
@@ -306,7 +316,7 @@ func (a *run) turn(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	for i, call := range resp.ToolCalls {
-		if err := a.call(ctx, call); err != nil {
+		if err := a.call(ctx, call, i == len(resp.ToolCalls)-1); err != nil {
 			a.answerSkipped(resp.ToolCalls[i+1:])
 			return false, err
 		}

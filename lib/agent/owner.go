@@ -56,6 +56,9 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
+	// settings is the session's configuration as port clients change it
+	// (owner_config.go).
+	settings settingsState
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -87,12 +90,14 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, ws)
+	// EnsureDrive above confirmed the drive's exclusion.
+	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
 		own.Release()
 		return nil, err
 	}
-	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed}
+	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
+		settings: settingsState{ws: ws, opts: o, base: cfg}}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).
@@ -211,6 +216,7 @@ func (w *Owner) execute(ctx context.Context, t *TaskOptions, body func(context.C
 		w.active.set(got, cancel, r.Tools, gate)
 		w.active.setDiff(r.Diff)
 	}
+	r.OnBudget = w.active.setBudget
 	defer w.active.clear()
 	obs, err := w.sessionObserver()
 	w.active.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/admit"
 	"github.com/josecorral/fluzo/lib/control"
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -21,6 +22,7 @@ type activeTask struct {
 	// waitingOn is the operation whose approval the task waits for
 	// (state "waiting"); empty otherwise.
 	waitingOn string
+	budget    *admit.Budget // the running attempt's, for the diagnose answer
 	cancel    context.CancelFunc
 	tools     Tools
 	gate      *policyGate

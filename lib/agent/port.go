@@ -91,6 +91,7 @@ func (p *Port) handlers() map[string]control.Handler {
 		"events":             p.events,
 		"subscribe":          p.subscribe,
 		"settings":           p.settings,
+		"config_change":      p.configChange,
 		"capacity":           p.capacity,
 		"diff":               p.diff,
 		"revoke_grant":       p.revokeGrant,
@@ -141,6 +142,7 @@ func (p *Port) launch(run func(TaskOptions) Result) (any, error) {
 		return nil, core.Errorf(core.CodeWorkspaceBusy, "a task is already running in this workspace").
 			WithHint("wait for its result, or cancel it")
 	}
+	p.adoptNext() // a configuration applied while the last task ran
 	p.running, p.inbox = true, &Inbox{}
 	opts := TaskOptions{Yolo: p.yolo, Approver: p, Inbox: p.inbox}
 	p.wg.Add(1)

@@ -30,7 +30,11 @@ func (p *Port) diagnose(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"diagnosis": observe.NewDiagRecord(&d)}, nil
+	out := map[string]any{"diagnosis": observe.NewDiagRecord(&d)}
+	if b := p.budgetMeters(a.Task); b != nil {
+		out["live_budget"] = b
+	}
+	return out, nil
 }
 
 // errPageFull stops a replay once a page holds one entry past its limit.

@@ -140,7 +140,7 @@ func (p *Port) settings(ctx context.Context, raw []byte) (any, error) {
 	if err := core.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
-	return map[string]any{"settings": p.Owner.Config.Values()}, nil
+	return p.settingsAnswer(), nil
 }
 
 // capacity returns the model/pool admission state of this process.

@@ -13,28 +13,40 @@ import (
 // goes through here.
 func (a *run) request(ctx context.Context, purpose string, msgs []message, tools json.RawMessage) (modelResponse, error) {
 	maxOut := orDefault(a.Budgets.MaxOutputTokens, defaultMaxOutputTokens)
+	// A request reserved with the last tool outcome is used, or settled
+	// as not sent when this one has another purpose.
+	held := a.takeReserved(ctx, purpose)
 	// Reserve the estimated input plus the output reserve before sending;
 	// reconcile with reported usage after.
 	reserved := int64(estimateAll(msgs, len(tools)) + maxOut)
 	resv, err := a.budget.ReserveTokens(reserved)
 	if err != nil {
+		if held != "" {
+			a.releaseRequest(ctx, held, err)
+		}
 		return modelResponse{}, a.exhausted(ctx, err)
 	}
 	slot, err := a.tracedAdmit(ctx, purpose)
 	if err != nil {
 		a.budget.Release(resv)
+		if held != "" {
+			a.releaseRequest(ctx, held, err)
+		}
 		if ctx.Err() != nil {
 			return modelResponse{}, stopped(ctx, err)
 		}
 		return modelResponse{}, stopWith(core.CodeOf(err), "admission", err)
 	}
-	id, err := a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName)
-	if err != nil {
-		slot.CancelBeforeDispatch()
-		a.budget.Release(resv)
-		return modelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+	id := held
+	if id == "" {
+		if id, err = a.Journal.ProviderStart(ctx, a.refs, purpose, a.ModelName); err != nil {
+			slot.CancelBeforeDispatch()
+			a.budget.Release(resv)
+			return modelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+		}
 	}
 	slot.Dispatched()
+	a.probe.sending()
 	resp, err := a.complete(ctx, modelRequest{Purpose: purpose, Messages: msgs, Tools: tools, MaxTokens: maxOut}, func(d liveDelta) {
 		a.emit(map[string]any{"v": 1, "type": "live.delta", "task": a.refs.Task, "attempt": a.refs.Attempt, "kind": d.Kind, "text": d.Text})
 	})

@@ -36,6 +36,10 @@ func (s *stepLimit) next() string {
 	}
 }
 
+// nextIsNormal reports whether next would allow a normal request, without
+// counting one.
+func (s *stepLimit) nextIsNormal() bool { return s.MaxTurns <= 0 || s.turns < s.MaxTurns }
+
 // Turns returns how many normal requests were counted.
 func (s *stepLimit) Turns() int { return s.turns }
 

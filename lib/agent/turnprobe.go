@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"syscall"
 	"time"
@@ -22,6 +23,10 @@ type turnProbe struct {
 	turn    int
 	at      probePoint
 	req     probePoint
+	// firstSend is when the first model request was handed to the
+	// provider (Unix ns): the bench's start-to-first-request is this
+	// minus the time it started the process.
+	firstSend int64
 }
 
 // probePoint is one reading of the counters.
@@ -85,6 +90,13 @@ func (p *turnProbe) requested() {
 	}
 }
 
+// sending marks a model request about to be sent; the first is kept.
+func (p *turnProbe) sending() {
+	if p != nil && p.firstSend == 0 {
+		p.firstSend = time.Now().UnixNano()
+	}
+}
+
 // end writes the turn's line.
 func (p *turnProbe) end(toolCalls int) {
 	if p == nil {
@@ -106,7 +118,8 @@ func (p *turnProbe) close() {
 	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss})
+	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
+		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0)})
 	p.f.Write(append(line, '\n'))
 	p.f.Close()
 }

@@ -40,6 +40,10 @@ type Verdict struct {
 	Verification string           `json:"verification"` // one of the Verify* outcomes
 	Reason       string           `json:"reason,omitempty"`
 	Evidence     *VerificationRun `json:"evidence,omitempty"`
+	// EditsSince is how many edits the attempt made after the evidence
+	// ran, so a stale verdict says how stale (0 with a changed state: the
+	// workspace changed some other way).
+	EditsSince int64 `json:"edits_since,omitempty"`
 }
 
 // DecideVerification applies the contract: a task is completed only when
@@ -56,7 +60,7 @@ func DecideVerification(command string, waived bool, last *VerificationRun, edit
 	case last == nil:
 		return Verdict{Verification: VerifyNotRun, Reason: "verification_not_run"}
 	case last.EditSeq != editSeq || last.State != currentState:
-		return Verdict{Verification: VerifyStale, Reason: "workspace_changed_after_verification", Evidence: last}
+		return Verdict{Verification: VerifyStale, Reason: "workspace_changed_after_verification", Evidence: last, EditsSince: editSeq - last.EditSeq}
 	case !last.Passed():
 		return Verdict{Verification: VerifyFailed, Reason: "verification_failed", Evidence: last}
 	}

@@ -70,3 +70,13 @@ func TestWorkspaceFingerprintFollowsContentNotRuntimeState(t *testing.T) {
 		t.Fatal("restoring the content did not restore the fingerprint")
 	}
 }
+
+func TestStaleVerdictSaysHowManyEditsSince(t *testing.T) {
+	run := &VerificationRun{Command: "go test", ExitCode: 0, State: "s", EditSeq: 2}
+	if v := DecideVerification("go test", false, run, 5, "s"); v.Verification != VerifyStale || v.EditsSince != 3 {
+		t.Fatalf("three edits after the run: %+v", v)
+	}
+	if v := DecideVerification("go test", false, run, 2, "other"); v.Verification != VerifyStale || v.EditsSince != 0 {
+		t.Fatalf("an outside change is stale with no task edit since: %+v", v)
+	}
+}

@@ -123,6 +123,11 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvConfigChanged records a configuration change applied from a
+	// client (the TUI's settings, theme picker or developer menu): the keys,
+	// when each takes effect and whether it was saved to .fluzo. Values
+	// other than public preferences are redacted.
+	EvConfigChanged = "config.changed"
 )
 
 // EventTypes lists every durable event type, in the order above.
@@ -138,6 +143,7 @@ var EventTypes = []string{
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted, EvToolBackendConnected,
 	EvToolProcessesEnded,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvConfigChanged,
 }
 
 // IsEventType reports whether typ is a durable event type of the list.

@@ -70,9 +70,69 @@ func Status() (string, Args) { return "status", Args{} }
 // DiffOf asks for a task's diff summary.
 func DiffOf(task string) (string, Args) { return "diff", Args{"task": task} }
 
+// DiffWindow asks for one window of a path's unified diff in a task's
+// diff: limit lines from offset (0: the port's default window).
+func DiffWindow(task, path string, offset, limit int) (string, Args) {
+	a := Args{"task": task, "path": path}
+	if offset > 0 {
+		a["offset"] = offset
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "diff", a
+}
+
+// ReplayPage asks for one page of a task's timeline (lib/observe's
+// replay): the entries after seq after, at most limit (0: the default).
+func ReplayPage(task string, after int64, limit int) (string, Args) {
+	a := Args{"task": task}
+	if after > 0 {
+		a["after"] = after
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "replay", a
+}
+
 // Tasks lists the workspace's tasks.
 func Tasks() (string, Args) { return "tasks", Args{} }
 
 // Diagnose asks for a task's diagnosis (lib/observe's, as fluzo-observe
 // diag --json prints it).
 func Diagnose(task string) (string, Args) { return "diagnose", Args{"task": task} }
+
+// Settings asks for every effective setting with its registry entry.
+func Settings() (string, Args) { return "settings", Args{} }
+
+// ConfigEdit is one setting change: the key and its value as command-line
+// text (as --set takes it).
+type ConfigEdit struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ChangeOptions qualify a config_change: Save writes the session's
+// applied edits to .fluzo; Merge saves over an outside change; Consent
+// records the user's answer to a consent prompt; CurrentTask also applies
+// task budgets to the running task (the extra explicit step PRD §26.2
+// asks for; otherwise they apply to the next task).
+type ChangeOptions struct {
+	Save, Merge, Consent, CurrentTask bool
+}
+
+// ConfigChange applies edits to this session (validated whole by the
+// runtime). origin is settings, theme_picker or dev_menu.
+func ConfigChange(origin string, edits []ConfigEdit, o ChangeOptions) (string, Args) {
+	a := Args{"origin": origin}
+	if len(edits) > 0 {
+		a["changes"] = edits
+	}
+	for k, on := range map[string]bool{"save": o.Save, "merge": o.Merge, "consent": o.Consent, "current_task": o.CurrentTask} {
+		if on {
+			a[k] = true
+		}
+	}
+	return "config_change", a
+}

@@ -16,6 +16,8 @@ type Client struct {
 	ep   Endpoint
 	base *url.URL
 	http roundTripper
+	// body reuses the previous request's encoded messages.
+	body bodyCache
 }
 
 // New validates ep, fills defaults and returns a client.
@@ -108,7 +110,7 @@ func (c *Client) Chat(ctx context.Context, req Request, onLive func(Delta)) (*Re
 		return nil, core.Errorf(core.CodeInvalidRequest, "a chat request needs a model and at least one message").
 			WithHint("set Request.Model and Request.Messages")
 	}
-	body, err := encodeRequest(req)
+	body, err := c.body.encode(req)
 	if err != nil {
 		return nil, core.Wrap(err, core.CodeInvalidRequest, "the chat request cannot be encoded")
 	}

@@ -97,35 +97,49 @@ type wireOutTool struct {
 }
 
 func encodeRequest(r Request) ([]byte, error) {
+	w := envelope(r)
+	// Sized once and pointing into r (no copy of each content).
+	w.Messages = make([]wireOutMessage, 0, len(r.Messages))
+	for i := range r.Messages {
+		w.Messages = append(w.Messages, outMessage(&r.Messages[i]))
+	}
+	w.Tools = outTools(r.Tools)
+	return core.MarshalVerbatim(w)
+}
+
+// envelope is the request without its messages and tools.
+func envelope(r Request) wireRequest {
 	w := wireRequest{Model: r.Model, MaxTokens: r.MaxTokens, Temperature: r.Temperature, Stream: r.Stream}
 	if r.Stream {
 		w.StreamOptions = map[string]bool{"include_usage": true}
 	}
-	// Sized once and pointing into r (no copy of each content): the whole
-	// history is encoded on every turn.
-	w.Messages = make([]wireOutMessage, 0, len(r.Messages))
-	for i := range r.Messages {
-		m := &r.Messages[i]
-		om := wireOutMessage{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
-		if m.Content != "" || len(m.ToolCalls) == 0 {
-			om.Content = &m.Content
-		}
-		if len(m.ToolCalls) > 0 {
-			om.ToolCalls = make([]wireOutToolCall, 0, len(m.ToolCalls))
-		}
-		for _, tc := range m.ToolCalls {
-			var oc wireOutToolCall
-			oc.ID, oc.Type = tc.ID, "function"
-			oc.Function.Name, oc.Function.Arguments = tc.Name, string(tc.Arguments)
-			om.ToolCalls = append(om.ToolCalls, oc)
-		}
-		w.Messages = append(w.Messages, om)
+	return w
+}
+
+// outMessage is m's wire form, pointing into m.
+func outMessage(m *Message) wireOutMessage {
+	om := wireOutMessage{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
+	if m.Content != "" || len(m.ToolCalls) == 0 {
+		om.Content = &m.Content
 	}
-	w.Tools = make([]wireOutTool, 0, len(r.Tools))
-	for _, t := range r.Tools {
-		w.Tools = append(w.Tools, wireOutTool{Type: "function", Function: t})
+	if len(m.ToolCalls) > 0 {
+		om.ToolCalls = make([]wireOutToolCall, 0, len(m.ToolCalls))
 	}
-	return core.MarshalVerbatim(w)
+	for _, tc := range m.ToolCalls {
+		var oc wireOutToolCall
+		oc.ID, oc.Type = tc.ID, "function"
+		oc.Function.Name, oc.Function.Arguments = tc.Name, string(tc.Arguments)
+		om.ToolCalls = append(om.ToolCalls, oc)
+	}
+	return om
+}
+
+func outTools(ts []Tool) []wireOutTool {
+	out := make([]wireOutTool, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, wireOutTool{Type: "function", Function: t})
+	}
+	return out
 }
 
 func syntheticID(n int) string { return "call_" + strconv.Itoa(n) }

@@ -124,14 +124,14 @@ func (tx *Tx) AttachArtifact(sessionID string, ref ArtifactRef) error {
 			WithHint("write it again with PutArtifact before referencing it")
 	}
 	now := stamp(tx.now)
-	if _, err := tx.tx.ExecContext(tx.ctx, "INSERT OR IGNORE INTO artifacts (sha256, size, media_type, created_at) VALUES (?, ?, ?, ?)",
+	if _, err := tx.q.ExecContext(tx.ctx, "INSERT OR IGNORE INTO artifacts (sha256, size, media_type, created_at) VALUES (?, ?, ?, ?)",
 		ref.SHA256, ref.Size, ref.MediaType, now); err != nil {
 		return storageErr(err, "cannot record artifact")
 	}
-	if _, err := tx.tx.ExecContext(tx.ctx, "DELETE FROM artifact_tombstones WHERE sha256 = ?", ref.SHA256); err != nil {
+	if _, err := tx.q.ExecContext(tx.ctx, "DELETE FROM artifact_tombstones WHERE sha256 = ?", ref.SHA256); err != nil {
 		return storageErr(err, "cannot record artifact")
 	}
-	if _, err := tx.tx.ExecContext(tx.ctx, "INSERT OR IGNORE INTO artifact_refs (session_id, sha256, created_at) VALUES (?, ?, ?)",
+	if _, err := tx.q.ExecContext(tx.ctx, "INSERT OR IGNORE INTO artifact_refs (session_id, sha256, created_at) VALUES (?, ?, ?)",
 		sessionID, ref.SHA256, now); err != nil {
 		return fkErr(err, "cannot reference artifact", "session", sessionID)
 	}

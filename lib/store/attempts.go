@@ -29,11 +29,11 @@ func (tx *Tx) StartAttempt(a *core.Attempt) (core.Event, error) {
 	if a.ID == "" {
 		a.ID = core.NewID(core.KindAttempt)
 	}
-	if err := tx.tx.QueryRowContext(tx.ctx, "SELECT coalesce(max(number), 0) + 1 FROM attempts WHERE task_id = ?", a.TaskID).Scan(&a.Number); err != nil {
+	if err := tx.q.QueryRowContext(tx.ctx, "SELECT coalesce(max(number), 0) + 1 FROM attempts WHERE task_id = ?", a.TaskID).Scan(&a.Number); err != nil {
 		return core.Event{}, storageErr(err, "cannot number the attempt")
 	}
 	a.State, a.StartedAt, a.EndedAt = core.AttemptRunning, tx.now, nil
-	_, err = tx.tx.ExecContext(tx.ctx, "INSERT INTO attempts ("+attemptCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err = tx.q.ExecContext(tx.ctx, "INSERT INTO attempts ("+attemptCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		a.ID, a.TaskID, a.Number, a.State, a.Reason, a.TraceID, nullable(a.PreviousID), stamp(a.StartedAt), nil)
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot create attempt", "attempt", a.PreviousID)
@@ -54,7 +54,7 @@ func (tx *Tx) EndAttempt(id string, to core.AttemptState, reason string) (core.A
 	}
 	now := tx.now
 	a.State, a.Reason, a.EndedAt = to, reason, &now
-	_, err = tx.tx.ExecContext(tx.ctx, "UPDATE attempts SET state = ?, reason = ?, ended_at = ? WHERE id = ?",
+	_, err = tx.q.ExecContext(tx.ctx, "UPDATE attempts SET state = ?, reason = ?, ended_at = ? WHERE id = ?",
 		a.State, a.Reason, stamp(now), id)
 	if err != nil {
 		return a, core.Event{}, storageErr(err, "cannot update attempt "+id)
@@ -82,7 +82,7 @@ func (q Queries) ListAttempts(ctx context.Context, taskID string) ([]core.Attemp
 
 func (tx *Tx) sessionOfTask(taskID string) (string, error) {
 	var s string
-	err := tx.tx.QueryRowContext(tx.ctx, "SELECT session_id FROM tasks WHERE id = ?", taskID).Scan(&s)
+	err := tx.q.QueryRowContext(tx.ctx, "SELECT session_id FROM tasks WHERE id = ?", taskID).Scan(&s)
 	return s, scanOne(err, "task", taskID)
 }
 
@@ -98,7 +98,7 @@ func (tx *Tx) scopeOfAttempt(attemptID string) (session, task string, err error)
 	if sc, ok := tx.scopes[attemptID]; ok {
 		return sc.session, sc.task, nil
 	}
-	err = tx.tx.QueryRowContext(tx.ctx,
+	err = tx.q.QueryRowContext(tx.ctx,
 		"SELECT t.session_id, t.id FROM attempts a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?", attemptID).Scan(&session, &task)
 	if err == nil {
 		if tx.scopes == nil {

@@ -42,7 +42,7 @@ func (tx *Tx) AddMessage(m *Message) (core.Event, error) {
 		m.Capture = CaptureFull
 	}
 	m.CreatedAt = tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO messages (id, session_id, task_id, attempt_id, role, content, artifact, capture, created_at)
+	_, err := tx.q.ExecContext(tx.ctx, `INSERT INTO messages (id, session_id, task_id, attempt_id, role, content, artifact, capture, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, m.ID, m.SessionID, m.TaskID, m.AttemptID, m.Role, m.Content, m.Artifact, m.Capture, stamp(m.CreatedAt))
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store message", "session", m.SessionID)
@@ -84,7 +84,7 @@ func (tx *Tx) SaveConfigSnapshot(c *ConfigSnapshot) (core.Event, error) {
 		c.ID = core.NewID("cfg")
 	}
 	c.CreatedAt = tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO config_snapshots (id, session_id, attempt_id, fingerprint, body, created_at)
+	_, err := tx.q.ExecContext(tx.ctx, `INSERT INTO config_snapshots (id, session_id, attempt_id, fingerprint, body, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, c.ID, c.SessionID, c.AttemptID, c.Fingerprint, c.Body, stamp(c.CreatedAt))
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store config snapshot", "session", c.SessionID)
@@ -131,7 +131,7 @@ func (tx *Tx) AddObservation(o *Observation) (core.Event, error) {
 		return core.Event{}, core.Errorf(core.CodeInvalidRequest, "observation data is not valid JSON")
 	}
 	o.CreatedAt = tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO observations (id, session_id, task_id, attempt_id, kind, data, created_at)
+	_, err := tx.q.ExecContext(tx.ctx, `INSERT INTO observations (id, session_id, task_id, attempt_id, kind, data, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, o.SessionID, o.TaskID, o.AttemptID, o.Kind, string(o.Data), stamp(o.CreatedAt))
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store observation", "session", o.SessionID)
@@ -170,7 +170,7 @@ func (tx *Tx) AddCompaction(c *Compaction) (core.Event, error) {
 		c.ID = core.NewID("cmp")
 	}
 	c.CreatedAt = tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO compactions (id, session_id, task_id, attempt_id, before_tokens, after_tokens, summary, artifact, created_at)
+	_, err := tx.q.ExecContext(tx.ctx, `INSERT INTO compactions (id, session_id, task_id, attempt_id, before_tokens, after_tokens, summary, artifact, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.ID, c.SessionID, c.TaskID, c.AttemptID,
 		intOrNull(c.BeforeTokens), intOrNull(c.AfterTokens), c.Summary, c.Artifact, stamp(c.CreatedAt))
 	if err != nil {

@@ -42,7 +42,7 @@ func (tx *Tx) IssueGrant(g *core.Grant) (core.Event, error) {
 			WithHint("set Grant.TaskID; only standing grants come without a task")
 	}
 	g.State, g.CreatedAt, g.EndedAt = core.GrantIssued, tx.now, nil
-	_, err := tx.tx.ExecContext(tx.ctx, "INSERT INTO permission_grants ("+grantCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err := tx.q.ExecContext(tx.ctx, "INSERT INTO permission_grants ("+grantCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		g.ID, nullable(g.TaskID), g.Scope, g.Spec, g.State, g.Source, stamp(g.CreatedAt), nil)
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot store grant", "task", g.TaskID)
@@ -69,7 +69,7 @@ func (tx *Tx) SetGrantState(id string, to core.GrantState, operationID string) (
 	}
 	now := tx.now
 	g.State, g.EndedAt = to, &now
-	if _, err := tx.tx.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {
+	if _, err := tx.q.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {
 		return g, core.Event{}, storageErr(err, "cannot update grant "+id)
 	}
 	ev, err := tx.grantEvent(g, operationID)
@@ -99,7 +99,7 @@ func (tx *Tx) expireTaskGrants(taskID, reason string) error {
 			return err
 		}
 		g.State, g.EndedAt = core.GrantExpired, &now
-		if _, err := tx.tx.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {
+		if _, err := tx.q.ExecContext(tx.ctx, "UPDATE permission_grants SET state = ?, ended_at = ? WHERE id = ?", g.State, stamp(now), id); err != nil {
 			return storageErr(err, "cannot expire grant "+id)
 		}
 		if _, err := tx.event(core.Event{Type: core.EvGrantExpired, Session: session, Task: taskID},

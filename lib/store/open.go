@@ -96,6 +96,15 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
+	return OpenEnsured(ctx, ws)
+}
+
+// OpenEnsured is Open for a caller that has just confirmed the drive with
+// EnsureDrive itself — the workspace owner, which needs the drive for its
+// lock before it opens the store. The exclusion check is three git
+// commands (six processes with their configuration listings) on the way
+// to a run's first request; it is not run twice.
+func OpenEnsured(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := ensureCreated(ctx, ws); err != nil {
 		return nil, err
 	}

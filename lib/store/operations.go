@@ -36,7 +36,7 @@ func (tx *Tx) CreateOperation(o *core.Operation) (core.Event, error) {
 		return core.Event{}, core.Errorf(core.CodeInvalidRequest, "unknown operation state %q", o.State)
 	}
 	o.CreatedAt, o.UpdatedAt = tx.now, tx.now
-	_, err = tx.tx.ExecContext(tx.ctx, "INSERT INTO operations ("+operationCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err = tx.q.ExecContext(tx.ctx, "INSERT INTO operations ("+operationCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		o.ID, o.AttemptID, o.Tool, o.CallID, o.Args, o.State, o.Decision, o.Rule, o.GrantID, o.Result, o.Artifact,
 		stamp(o.CreatedAt), stamp(o.UpdatedAt))
 	if err != nil {

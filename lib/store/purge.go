@@ -239,7 +239,7 @@ func (s *Store) Purge(ctx context.Context, sel PurgeSelect) (PurgeResult, error)
 		}
 		res = PurgeResult{Plan: plan, Sessions: []string{}}
 		for _, sha := range plan.Artifacts {
-			if _, err := tx.tx.ExecContext(ctx, "INSERT OR IGNORE INTO artifact_tombstones (sha256) VALUES (?)", sha); err != nil {
+			if _, err := tx.q.ExecContext(ctx, "INSERT OR IGNORE INTO artifact_tombstones (sha256) VALUES (?)", sha); err != nil {
 				return storageErr(err, "cannot queue artifact deletion")
 			}
 		}
@@ -250,13 +250,13 @@ func (s *Store) Purge(ctx context.Context, sel PurgeSelect) (PurgeResult, error)
 			if ps.Refused != "" {
 				continue
 			}
-			if _, err := tx.tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", ps.ID); err != nil {
+			if _, err := tx.q.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", ps.ID); err != nil {
 				return storageErr(err, "cannot delete session "+ps.ID)
 			}
 			res.Sessions = append(res.Sessions, ps.ID)
 		}
 		for _, sha := range plan.Artifacts {
-			if _, err := tx.tx.ExecContext(ctx, "DELETE FROM artifacts WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM artifact_refs WHERE sha256 = ?)", sha, sha); err != nil {
+			if _, err := tx.q.ExecContext(ctx, "DELETE FROM artifacts WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM artifact_refs WHERE sha256 = ?)", sha, sha); err != nil {
 				return storageErr(err, "cannot delete artifact record "+sha)
 			}
 		}
@@ -282,7 +282,7 @@ func (s *Store) removeTombstoned(ctx context.Context, res *PurgeResult) error {
 		}
 		for _, sha := range shas {
 			var live int
-			if err := tx.tx.QueryRowContext(ctx, "SELECT count(*) FROM artifacts WHERE sha256 = ?", sha).Scan(&live); err != nil {
+			if err := tx.q.QueryRowContext(ctx, "SELECT count(*) FROM artifacts WHERE sha256 = ?", sha).Scan(&live); err != nil {
 				return storageErr(err, "cannot check artifact "+sha)
 			}
 			if live == 0 && validSHA(sha) {
@@ -295,7 +295,7 @@ func (s *Store) removeTombstoned(ctx context.Context, res *PurgeResult) error {
 					res.FilesRemoved++
 				}
 			}
-			if _, err := tx.tx.ExecContext(ctx, "DELETE FROM artifact_tombstones WHERE sha256 = ?", sha); err != nil {
+			if _, err := tx.q.ExecContext(ctx, "DELETE FROM artifact_tombstones WHERE sha256 = ?", sha); err != nil {
 				return storageErr(err, "cannot clear artifact tombstone")
 			}
 		}

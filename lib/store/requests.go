@@ -36,7 +36,7 @@ func (tx *Tx) CreateProviderRequest(p *core.ProviderRequest) (core.Event, error)
 		return core.Event{}, core.Errorf(core.CodeInvalidRequest, "unknown provider request state %q", p.State)
 	}
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-	_, err = tx.tx.ExecContext(tx.ctx, "INSERT INTO provider_requests ("+requestCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err = tx.q.ExecContext(tx.ctx, "INSERT INTO provider_requests ("+requestCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		p.ID, p.AttemptID, p.Purpose, p.Model, p.State, intOrNull(p.InputTokens), intOrNull(p.OutputTokens),
 		p.UsageSource, stamp(p.CreatedAt), stamp(p.UpdatedAt))
 	if err != nil {
@@ -90,7 +90,7 @@ func (tx *Tx) setProviderRequestState(id string, to core.SlotState, u *Usage, ex
 	if u != nil {
 		p.InputTokens, p.OutputTokens, p.UsageSource = u.InputTokens, u.OutputTokens, u.Source
 	}
-	_, err = tx.tx.ExecContext(tx.ctx, `UPDATE provider_requests SET state = ?, input_tokens = ?, output_tokens = ?,
+	_, err = tx.q.ExecContext(tx.ctx, `UPDATE provider_requests SET state = ?, input_tokens = ?, output_tokens = ?,
 		usage_source = ?, updated_at = ? WHERE id = ?`,
 		p.State, intOrNull(p.InputTokens), intOrNull(p.OutputTokens), p.UsageSource, stamp(p.UpdatedAt), id)
 	if err != nil {

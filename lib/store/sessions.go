@@ -25,7 +25,7 @@ func (tx *Tx) CreateSession(s *core.Session) (core.Event, error) {
 	}
 	s.ProjectID = tx.store.project.ID
 	s.CreatedAt, s.UpdatedAt = tx.now, tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, "INSERT INTO sessions ("+sessionCols+") VALUES (?, ?, ?, ?, ?, ?)",
+	_, err := tx.q.ExecContext(tx.ctx, "INSERT INTO sessions ("+sessionCols+") VALUES (?, ?, ?, ?, ?, ?)",
 		s.ID, s.ProjectID, s.Title, s.Synthetic, stamp(s.CreatedAt), stamp(s.UpdatedAt))
 	if err != nil {
 		return core.Event{}, storageErr(err, "cannot create session")
@@ -39,7 +39,7 @@ func (tx *Tx) touchSession(id string) error {
 	if id == "" {
 		return nil
 	}
-	_, err := tx.tx.ExecContext(tx.ctx, "UPDATE sessions SET updated_at = ? WHERE id = ?", stamp(tx.now), id)
+	_, err := tx.q.ExecContext(tx.ctx, "UPDATE sessions SET updated_at = ? WHERE id = ?", stamp(tx.now), id)
 	return err
 }
 

@@ -30,7 +30,7 @@ func (tx *Tx) CreateTask(t *core.Task) (core.Event, error) {
 		return core.Event{}, core.Errorf(core.CodeInvalidRequest, "unknown task state %q", t.State)
 	}
 	t.CreatedAt, t.UpdatedAt = tx.now, tx.now
-	_, err := tx.tx.ExecContext(tx.ctx, "INSERT INTO tasks ("+taskCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err := tx.q.ExecContext(tx.ctx, "INSERT INTO tasks ("+taskCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		t.ID, t.SessionID, t.Request, t.State, t.Reason, t.Verify, stamp(t.CreatedAt), stamp(t.UpdatedAt))
 	if err != nil {
 		return core.Event{}, fkErr(err, "cannot create task", "session", t.SessionID)
@@ -55,7 +55,7 @@ func (tx *Tx) SetTaskState(id string, to core.TaskState, reason string) (core.Ta
 	}
 	from := t.State
 	t.State, t.Reason, t.UpdatedAt = to, reason, tx.now
-	_, err = tx.tx.ExecContext(tx.ctx, "UPDATE tasks SET state = ?, reason = ?, updated_at = ? WHERE id = ?",
+	_, err = tx.q.ExecContext(tx.ctx, "UPDATE tasks SET state = ?, reason = ?, updated_at = ? WHERE id = ?",
 		t.State, t.Reason, stamp(t.UpdatedAt), id)
 	if err != nil {
 		return t, core.Event{}, storageErr(err, "cannot update task "+id)

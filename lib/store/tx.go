@@ -51,9 +51,9 @@ type Tx struct {
 	// next caches the next seq per session ("" = sessionless) for batches.
 	next    map[string]int64
 	nowText string
-	// insertEvent is the store's prepared event insert bound to this
+	// bound are the store's prepared statements bound to this
 	// transaction (closed with it).
-	insertEvent *sql.Stmt
+	bound map[string]*sql.Stmt
 	// scopes are attempt scopes looked up in this transaction.
 	scopes map[string]attemptScope
 }
@@ -80,7 +80,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return storageErr(err, "cannot start a write transaction")
 	}
 	now := s.now().UTC()
-	tx := &Tx{Queries: Queries{sqlTx}, store: s, ctx: ctx, tx: sqlTx, now: now, nowText: stamp(now), next: map[string]int64{}}
+	tx := &Tx{store: s, ctx: ctx, tx: sqlTx, now: now, nowText: stamp(now), next: map[string]int64{}}
+	tx.Queries = Queries{preparedQuerier{tx}}
 	committed := false
 	defer func() {
 		if !committed {
@@ -115,6 +116,20 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 		return ev, core.Errorf(core.CodeInvalidRequest, "event %s data is not valid JSON", ev.Type).
 			WithHint("pass json.RawMessage produced by json.Marshal")
 	}
+	if len(ev.Data) > 0 {
+		// Stored compact, so exporters can emit it verbatim.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, ev.Data); err != nil {
+			return ev, core.Wrap(err, core.CodeInvalidRequest, "event "+ev.Type+" data is not valid JSON")
+		}
+		ev.Data = buf.Bytes()
+	}
+	return tx.appendCompact(ev)
+}
+
+// appendCompact appends an event whose data is valid, compact JSON (or
+// empty) and whose type is a durable one.
+func (tx *Tx) appendCompact(ev core.Event) (core.Event, error) {
 	seq, err := tx.nextSeq(ev.Session)
 	if err != nil {
 		return ev, err
@@ -131,20 +146,13 @@ func (tx *Tx) Append(ev core.Event) (core.Event, error) {
 	ev.Span = firstNonEmpty(ev.Span, tx.Meta.Span)
 	var data []byte
 	if len(ev.Data) > 0 {
-		// Stored compact, so exporters can emit it verbatim.
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, ev.Data); err != nil {
-			return ev, core.Wrap(err, core.CodeInvalidRequest, "event "+ev.Type+" data is not valid JSON")
-		}
-		data = buf.Bytes()
-		ev.Data = data
+		data = ev.Data
 	}
-	if tx.insertEvent == nil {
-		if tx.insertEvent, err = tx.stmt(insertEventSQL); err != nil {
-			return ev, err
-		}
+	insert, err := tx.stmt(insertEventSQL)
+	if err != nil {
+		return ev, err
 	}
-	_, err = tx.insertEvent.ExecContext(tx.ctx,
+	_, err = insert.ExecContext(tx.ctx,
 		ev.ID, nullable(ev.Session), ev.Seq, tx.nowText, ev.Type, ev.Task, ev.Attempt, ev.Operation,
 		ev.Corr, ev.Cause, ev.Trace, ev.Span, data)
 	if err != nil {
@@ -200,12 +208,9 @@ func (tx *Tx) nextSeq(session string) (int64, error) {
 	var max sql.NullInt64
 	var err error
 	if session == "" {
-		err = tx.tx.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id IS NULL").Scan(&max)
+		err = tx.q.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id IS NULL").Scan(&max)
 	} else {
-		var st *sql.Stmt
-		if st, err = tx.stmt("SELECT max(seq) FROM events WHERE session_id = ?"); err == nil {
-			err = st.QueryRowContext(tx.ctx, session).Scan(&max)
-		}
+		err = tx.q.QueryRowContext(tx.ctx, "SELECT max(seq) FROM events WHERE session_id = ?", session).Scan(&max)
 	}
 	if err != nil {
 		return 0, storageErr(err, "cannot read the event sequence")
@@ -214,15 +219,18 @@ func (tx *Tx) nextSeq(session string) (int64, error) {
 }
 
 // event appends a record's canonical event with data marshalled from v.
+// json.Marshal writes valid, compact JSON, so the data is not scanned
+// again (Append validates and compacts what callers pass it).
 func (tx *Tx) event(ev core.Event, v any) (core.Event, error) {
-	if v != nil {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
-		}
-		ev.Data = b
+	if core.IsLive(ev.Type) || ev.Type == "" || v == nil {
+		return tx.Append(ev) // refusals and caller-built data are checked there
 	}
-	return tx.Append(ev)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
+	}
+	ev.Data = b
+	return tx.appendCompact(ev)
 }
 
 func nullable(s string) any {

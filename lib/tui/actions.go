@@ -68,6 +68,10 @@ func init() {
 		{scopeGlobal, "ctrl+c (idle)", "Quit fluzo-tui", nil, quitAvail, (*App).quit},
 		{scopeGlobal, "ctrl+t", "Tasks of this session", []binding{ctrl(tcell.KeyCtrlT)}, tasksAvail, (*App).openTasks},
 		{scopeGlobal, "ctrl+d", "Diagnostics of the task", []binding{ctrl(tcell.KeyCtrlD)}, diagAvail, (*App).openDiag},
+		{scopeGlobal, "ctrl+f", "Diff & verification of the task (read-only)", []binding{ctrl(tcell.KeyCtrlF)}, diffAvail, (*App).openDiff},
+		{scopeGlobal, "f2", "Settings: every key, grouped; apply or save to .fluzo", []binding{{key: tcell.KeyF2}}, settingsAvail, (*App).openSettings},
+		{scopeGlobal, "f3", "Theme: live preview; esc restores", []binding{{key: tcell.KeyF3}}, themeAvail, (*App).openThemePicker},
+		{scopeGlobal, "f4", "Developer menu (--dev-menu or tui.dev_menu)", []binding{{key: tcell.KeyF4}}, devMenuAvail, (*App).openDevMenu},
 		{scopeGlobal, "ctrl+y", "YOLO on / off (asks)", []binding{ctrl(tcell.KeyCtrlY)}, always, func(a *App) { a.openDialog(dialogYolo) }},
 		{scopeGlobal, "ctrl+r", "Resume an interrupted, blocked or failed task (asks)", []binding{ctrl(tcell.KeyCtrlR)}, resumeAvail, func(a *App) { a.openDialog(dialogResume) }},
 		{scopeGlobal, "ctrl+b", "Hide / show the sidebar", []binding{ctrl(tcell.KeyCtrlB)}, always, func(a *App) { a.sidebarOff = !a.sidebarOff }},
@@ -91,6 +95,8 @@ func init() {
 		{scopeApproval, "enter · space", "Never answer a card", nil, nil, nil},
 		{scopeView, "type · ↑/↓ · enter", "Search · select · open or run", nil, nil, nil},
 		{scopeView, "esc", "Close; focus, draft and scroll return as they were", nil, nil, nil},
+		{scopeView, "c · y (diagnostics)", "Copy the task's trace ID (OSC 52)", nil, traceAvail, (*App).copyTrace},
+		{scopeView, "v (diff)", "Show / hide the verification: command, exit, output", nil, nil, nil},
 		{scopeMouse, "wheel · click", "Scroll · select an item, again: expand a tool (ctrl+o)", nil, nil, nil},
 	}
 }

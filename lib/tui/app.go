@@ -27,10 +27,13 @@ type Options struct {
 	FPS           int  // 0..60
 	FPSSet        bool // FPS came from the command line (else tui.animation_fps applies)
 	ReducedMotion bool
-	Theme         string     // default or high-contrast
-	Caps          theme.Caps // colour depth and ASCII (theme.Detect + flags)
-	Mouse         bool
-	Workspace     string
+	// DevMenu enables the developer menu; DevMenuSet says the command
+	// line decided (--dev-menu / --no-dev-menu), else tui.dev_menu does.
+	DevMenu, DevMenuSet bool
+	Theme               string     // default or high-contrast
+	Caps                theme.Caps // colour depth and ASCII (theme.Detect + flags)
+	Mouse               bool
+	Workspace           string
 	// ReadOnlyHistory reads stored events without owning the workspace
 	// (fluzo-store events), for when another process owns it; nil: none.
 	ReadOnlyHistory func() ([]port.Event, error)
@@ -69,6 +72,10 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogDiff
+	dialogSettings
+	dialogTheme
+	dialogDevMenu
 )
 
 // App is the whole screen state. Only the screen goroutine touches it.
@@ -115,7 +122,9 @@ type App struct {
 	td           taskData // the port's answers for the tasks and diagnostics views
 	tv           tasksView
 	diagScroll   int
-	stopTarget   string // the task a force-stop confirmation names
+	dv           diffScreen // the diff and verification view (diffscreen.go)
+	dg           diagEvents // the diagnostics view's correlated events (diagevents.go)
+	stopTarget   string     // the task a force-stop confirmation names
 	sidebarOff   bool
 	mouseOn      bool
 	button1Down  bool // the primary button is held: its repeats are not clicks
@@ -139,8 +148,9 @@ type App struct {
 	pending       map[string]string // request id -> command name
 	startErr      error             // the serve child could not start
 	stats         renderStats
-	rows          rowIndex // the conversation's row space, kept across frames
-	notes         toasts   // in-app and desktop notifications (toast.go, desktop.go)
+	rows          rowIndex   // the conversation's row space, kept across frames
+	notes         toasts     // in-app and desktop notifications (toast.go, desktop.go)
+	cfg           settingsUI // settings screens, theme picker, developer menu (settings.go)
 }
 
 // dirtySet names the regions to repaint on this wake.
@@ -177,6 +187,7 @@ func newApp(opts Options, scr tcell.Screen) *App {
 	a.lastEnter = a.start - time.Hour
 	a.dirty.all = true
 	a.waveRow = -1
+	a.cfg.devMenu = opts.DevMenu
 	a.notes = newToasts(scr)
 	return a
 }

@@ -20,9 +20,17 @@ func (a *App) apply(r port.Record) {
 	case port.KindAck:
 		a.ack(r.Ack)
 	case port.KindError:
+		if a.diffRefused(r.Error) {
+			delete(a.pending, r.Error.Re)
+			return
+		}
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
 		e := r.Error.Error
+		if cmd == "config_change" && a.dialog != dialogNone {
+			a.configRefused(e) // inline at the keys, or a prompt
+			return
+		}
 		a.addNotice("error", cmd+" refused: "+safeLine(string(e.Code)), safeLine(e.Message), safeLine(e.Hint))
 		a.toastRefused(r.Error.Re, cmd, safeLine(string(e.Code)))
 	case port.KindEvent:
@@ -37,7 +45,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) || a.diagEventsAck(ack) {
 		return
 	}
 	switch cmd {
@@ -45,6 +53,8 @@ func (a *App) ack(ack *port.Ack) {
 		a.snapshot(ack.Data)
 	case "settings":
 		a.settings(ack.Data)
+	case "config_change":
+		a.configChanged(ack.Data)
 	case "tasks":
 		a.tasksAck(ack.Data)
 	case "diagnose":
@@ -136,18 +146,10 @@ func (a *App) settings(raw json.RawMessage) {
 		vals[kv.Key] = fmt.Sprint(kv.Value)
 	}
 	a.td.limits = map[string]string{}
-	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls"} {
+	for _, k := range []string{"harness.max_turns", "harness.max_active_seconds", "harness.max_tool_calls", "harness.max_total_tokens"} {
 		a.td.limits[k] = safeLine(vals[k])
 	}
-	if !a.opts.FPSSet && !a.opts.ReducedMotion {
-		var fps int
-		if _, err := fmt.Sscan(vals["tui.animation_fps"], &fps); err == nil && fps >= 0 && fps <= 60 {
-			a.fr = newFrames(fps)
-		}
-		if vals["tui.reduced_motion"] == "true" {
-			a.fr = newFrames(0)
-		}
-	}
+	a.takeSettings(raw) // the settings surfaces and the tui.* presentation
 	a.notificationSettings(vals)
 	if id := vals["agent.model"]; id != "" {
 		if m := vals["models."+id+".model"]; m != "" {

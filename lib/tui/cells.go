@@ -107,4 +107,4 @@ func truncate(s string, w int, ellipsis string) string { return text.Truncate(s,
 
 // asciiPunct keeps --ascii frames ASCII where the UI's text uses
 // typographic one-cell punctuation (separators, quotes, the ellipsis).
-var asciiPunct = map[rune]rune{'·': '.', '•': '*', '…': '~', '“': '"', '”': '"', '─': '-', '◇': '*', '−': '-', '→': '>'}
+var asciiPunct = map[rune]rune{'·': '.', '•': '*', '…': '~', '“': '"', '”': '"', '─': '-', '◇': '*', '−': '-', '→': '>', '–': '-', '×': 'x'}

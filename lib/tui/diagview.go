@@ -28,6 +28,7 @@ func diagAvail(a *App) string {
 
 func (a *App) openDiag() {
 	a.diagScroll = 0
+	a.askCorrelated(a.task.id)
 	a.send(port.Diagnose(a.task.id))
 	a.openDialog(dialogDiag)
 }
@@ -46,6 +47,10 @@ func (a *App) diagKey(ev *tcell.EventKey) {
 		a.diagScroll += 10
 	case tcell.KeyHome:
 		a.diagScroll = 0
+	case tcell.KeyRune:
+		if r := ev.Rune(); r == 'c' || r == 'y' {
+			a.copyTrace()
+		}
 	}
 }
 
@@ -63,26 +68,34 @@ func (a *App) drawDiag(l layout) {
 	for i := 0; i < rows && a.diagScroll+i < len(body); i++ {
 		a.p.put(x+2, y+2+i, w-4, body[a.diagScroll+i])
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ pgup/pgdn scroll · esc close ", theme.Subtle)})
+	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ pgup/pgdn scroll · c copy the trace ID · esc close ", theme.Subtle)})
 }
 
 func heading(s string) line { return line{bold(s, theme.Accent)} }
 
 func (a *App) diagLines() []line {
 	d := a.td.diags[a.task.id]
-	out := []line{heading("Errors")}
+	var out []line
+	if d != nil {
+		// First, so it is on screen at any size: the ID that finds the
+		// task's spans and logs elsewhere.
+		out = append(out, line{span(fmt.Sprintf("%-12s ", "trace"), theme.Muted), span(safeLine(traceOf(d)), theme.Base), span("  (c: copy)", theme.Subtle)})
+	}
+	out = append(out, heading("Errors"))
 	out = append(out, a.errorLines(d)...)
 	if d == nil {
 		return append(out, line{span("diagnosis: unknown (asking the runtime…)", theme.Muted)})
 	}
 	out = append(out, heading("Budgets"))
-	out = append(out, a.budgetLines(d)...)
+	out = append(out, a.meterLines(a.task.id, d)...)
 	out = append(out, heading("Compactions"))
 	out = append(out, compactionLines(d)...)
 	out = append(out, heading("Laya observations"))
 	out = append(out, observationLines(d)...)
 	out = append(out, heading("Telemetry"))
 	out = append(out, telemetryLines(d)...)
+	out = append(out, heading("Correlated events (this task's timeline)"))
+	out = append(out, a.correlatedLines(d)...)
 	return out
 }
 
@@ -109,7 +122,7 @@ func (a *App) errorLines(d *diagRecord) []line {
 
 func telemetryLines(d *diagRecord) []line {
 	t := d.Telemetry
-	out := []line{field("trace", safeLine(traceOf(d))), field("archive", safeLine(orUnknown(t.Archive))+fmt.Sprintf(" · %d spans", t.Spans))}
+	out := []line{field("archive", safeLine(orUnknown(t.Archive))+fmt.Sprintf(" · %d spans", t.Spans))}
 	if h := t.Health; h != nil {
 		health := safeLine(h.State)
 		if h.Gaps {

@@ -63,6 +63,18 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 	case dialogDiag:
 		a.diagKey(ev)
 		return
+	case dialogDiff:
+		a.diffKey(ev)
+		return
+	case dialogSettings:
+		a.settingsKey(ev)
+		return
+	case dialogTheme:
+		a.themeKey(ev)
+		return
+	case dialogDevMenu:
+		a.devMenuKey(ev)
+		return
 	}
 	spec := a.dialogSpec()
 	armed := a.clock.Now()-a.dialogAt >= armingWindow

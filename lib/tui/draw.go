@@ -27,6 +27,8 @@ func (a *App) render() {
 		return
 	}
 	l := a.layout()
+	began := a.clock.Now()
+	defer func() { a.cfg.meter.Record(began, a.clock.Now(), a.fr.skipped) }()
 	a.stats.frames++
 	if a.dirty.all {
 		a.stats.fullFrames++
@@ -67,8 +69,19 @@ func (a *App) drawAll(l layout) {
 		a.drawTasks(l)
 	case dialogDiag:
 		a.drawDiag(l)
+	case dialogDiff:
+		a.drawDiff(l)
+	case dialogSettings:
+		a.drawSettings(l)
+	case dialogTheme:
+		a.drawThemePicker(l)
+	case dialogDevMenu:
+		a.drawDevMenu(l)
 	default:
 		a.drawDialog(l)
+	}
+	if a.cfg.renderDiag {
+		a.drawRenderDiag(l) // on top: it measures every frame, dialogs included
 	}
 }
 

@@ -89,8 +89,10 @@ type taskData struct {
 	tasks  []taskRow
 	loaded bool // the tasks query answered
 	diags  map[string]*diagRecord
-	limits map[string]string // harness.max_* from the settings answer
-	result *port.Result      // the current task's result record, if any
+	// budgets are the live budgets of running tasks (diagmeters.go)
+	budgets map[string]*liveBudget
+	limits  map[string]string // harness.max_* from the settings answer
+	result  *port.Result      // the current task's result record, if any
 }
 
 func (a *App) tasksAck(raw json.RawMessage) {
@@ -132,6 +134,7 @@ func (a *App) diagAck(raw json.RawMessage) {
 		a.td.diags = map[string]*diagRecord{}
 	}
 	a.td.diags[d.Diagnosis.Task.ID] = &d.Diagnosis
+	a.diagBudgetAck(d.Diagnosis.Task.ID, raw)
 }
 
 // turns is the provider requests the diagnosis counted, or unknown.

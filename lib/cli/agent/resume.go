@@ -42,6 +42,7 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 	if err := verifyConflict(c); err != nil {
 		return err
 	}
+	leanHeadless()
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
 	owner, err := openOwner(ctx, c, p)
 	if err != nil {

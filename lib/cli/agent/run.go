@@ -57,6 +57,7 @@ func runAction(ctx context.Context, c *cli.Command) error {
 	if c.Int("max-turns") < 0 {
 		return runner.Usage(c, "--max-turns must be a positive number")
 	}
+	leanHeadless()
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
 	owner, err := openOwner(ctx, c, p)
 	if err != nil {

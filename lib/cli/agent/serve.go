@@ -33,6 +33,7 @@ events, live updates and results as JSON lines on stdout. Commands:
   {"v":1,"id":"13","cmd":"diff","task":"tsk_..."}
   {"v":1,"id":"14","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
   {"v":1,"id":"15","cmd":"new_session"}   /  "session" (with "session")   (start_task takes "session")
+  {"v":1,"id":"16","cmd":"config_change","changes":[{"key":"harness.max_turns","value":"40"}],"save":true}
 
 An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions

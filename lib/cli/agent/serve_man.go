@@ -90,13 +90,27 @@ Queries (read-only):
               modified, deleted or reverted), uncertain, and added/removed:
               line counts against what the path held when the task began,
               absent when unknown (changed already then, reverted, binary or
-              unreadable).
+              unreadable). Both carry "state" (the task's) and, once one ran,
+              "verification" (its last verification.result record) with
+              "edits_since_verification" (successful edits recorded after it).
+              With path (one the summary lists), [offset], [limit]: one
+              window of that path's unified diff against the baseline commit,
+              {"task","state","live","patch":{"path","against","offset",
+              "total","added","removed","lines":[...],"binary"}}: hunk lines
+              from offset (limit defaults to 200, at most 1000; lines cut at
+              2048 bytes), total and +/- counts of the whole diff, streamed
+              so no window costs more memory than its lines. A file the
+              baseline commit lacks is shown as added. Nothing is staged.
   diagnose    task, [spans] -> {"diagnosis":{...}}, the observe.diag record
               that fluzo-observe diag --json prints for the task (trace ids,
               attempts, operation counts, failures as sentences, usage with
               unknown kept unknown, budget events, compactions, Laya
               observations, telemetry archive summary; spans trees when
-              "spans":true). The request is not shortened.
+              "spans":true). The request is not shortened. While the task
+              runs, "live_budget" adds its meters: used (turns,
+              active_seconds excluding waits on the user, tool_calls,
+              total_tokens, tokens_estimated_requests, reserved_tokens) and
+              limits.
   replay      task, [after], [limit] -> {"task","entries":[...],"next":N,
               "more":bool}, one page of the timeline fluzo-observe replay
               --json prints: entries of type replay.step or replay.gap
@@ -104,7 +118,38 @@ Queries (read-only):
               whose seq is above after, in commit order. Pages are bounded
               as for events; "next" (the last entry's seq) is the after of
               the next page.
-  settings    -> {"settings":[{"key","value","source",...}]}, with provenance
+  settings    -> {"settings":[{"key","value","source",...}],"file"}, with
+              provenance and each key's registry entry: type, unit,
+              default, min/max, options, valid, privacy, apply, description,
+              locked (set by --set: not changeable here), dev_menu, edited
+              (applied this session, not saved), pending_restart
+  config_change changes:[{"key","value"}], [save], [merge], [consent],
+              [current_task], [origin] -> {"applied":[{"key","value","when"}],"saved",
+              "settings",...}. Every value is validated against the
+              registry and the result as a whole; nothing is applied unless
+              all are valid (invalid_configuration, one diagnostic per key).
+              A --set key is refused (locked). Model and pool limits reach
+              the admission actor at once ("when":"now"), even while a task
+              runs; task budgets (harness.max_turns, max_tool_calls,
+              max_total_tokens, max_active_seconds; flagged task_budget)
+              reach a running task before its next turn only with
+              "current_task":true ("safe_boundary"; consumption never
+              resets); other keys apply to the next task ("next_task") or
+              only after a restart ("restart", pending). A security change
+              (destinations, decision.enabled, ...) needs consent: refused
+              with configuration_required unless "consent":true records the
+              user's answer. save writes this session's applied edits and
+              the new ones to .fluzo, only those keys, comments and layout
+              kept, and applies the new ones only once written (a failed
+              save applies nothing); a file
+              changed since load is confirmation_required with
+              "outside_change" and "conflicts" (keys edited on both sides)
+              until sent again with "merge":true; a read-only file is a
+              storage_error and nothing is written. origin is settings
+              (default), theme_picker (tui.theme only) or dev_menu (only the
+              keys flagged dev_menu). Each applied change is recorded as a
+              config.changed event, values other than public preferences
+              redacted.
   capacity    -> {"pools":[...]}, this process's admission state
   subscribe   [after], [limit] -> {"tasks","running","cursor","seqs":{"ses_...":N}
               [,"events","next","more"]}

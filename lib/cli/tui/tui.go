@@ -60,8 +60,8 @@ after a short arming window, answer them. Enter and Space never approve.`,
 			&cli.BoolFlag{Name: "ascii", Usage: "draw with ASCII only"},
 			&cli.BoolFlag{Name: "no-color", Usage: "no colour (also when NO_COLOR is set)"},
 			&cli.BoolFlag{Name: "mouse", Usage: "capture the mouse (wheel scrolls, click selects; ctrl+o releases it)"},
-			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu (not in this release: accepted, no menu yet)"},
-			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu (the default)"},
+			&cli.BoolFlag{Name: "dev-menu", Usage: "enable the developer menu (F4; default tui.dev_menu, off)"},
+			&cli.BoolFlag{Name: "no-dev-menu", Usage: "disable the developer menu even when tui.dev_menu is true"},
 			&cli.StringFlag{Name: "draft", Usage: "pre-fill the composer with `TEXT`"},
 			&cli.BoolFlag{Name: "submit", Usage: "submit the --draft at once"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a setting for the agent, `KEY=VALUE` (repeatable)"},
@@ -85,6 +85,25 @@ Ctrl+B hides the sidebar; Ctrl+O toggles mouse capture; Ctrl+L redraws;
 Ctrl+End or End (conversation) follows the output again; Ctrl+X (or the x on
 a notification) dismisses the oldest notification, which never answers,
 resumes or cancels anything.
+
+Settings (F2): every .fluzo key by screen (models and pools, limits, storage,
+telemetry, theme, notifications, developer menu, all) with its value,
+default, source, unit, range and when a change applies. Typing searches the
+keys (Ctrl+U clears); Up/Down select;
+Left/Right step or choose (a value past its range is refused, never
+clamped); Space toggles; Enter edits as text; Ctrl+D restores the default;
+Ctrl+A applies for this session; Ctrl+S also saves to .fluzo (only the
+changed keys; comments kept; a file changed outside asks to merge); Esc
+closes. Keys set by --set, --theme, --animation-fps or --reduced-motion are
+locked. Model and pool max_in_flight apply to the running task at once.
+
+Theme (F3): Up/Down preview on the whole screen; Enter applies; Ctrl+S saves
+tui.theme; Esc restores the theme in effect. Developer menu (F4, only with
+--dev-menu or tui.dev_menu = true): theme, animation FPS, reduced motion,
+the render diagnostics overlay (application redraws, not display FPS),
+desktop notifications and Laya decision.enabled (consent asked); changes
+preview until Ctrl+A applies or Ctrl+S saves; Ctrl+R previews the defaults;
+Esc cancels. Its preview pane is synthetic and sends nothing.
 
 Composer: Enter submits (a queued message while a task runs); Shift+Enter or
 Ctrl+J inserts a newline; a paste never submits; Up/Down walk a 32-entry
@@ -114,6 +133,9 @@ func action(ctx context.Context, c *cli.Command) error {
 	fps := c.Int("animation-fps")
 	if fps > 60 || (fps < 0 && fps != -1) {
 		return runner.Usage(c, "--animation-fps must be between 0 and 60, not %d", fps)
+	}
+	if c.Bool("dev-menu") && c.Bool("no-dev-menu") {
+		return runner.Usage(c, "--dev-menu and --no-dev-menu contradict each other")
 	}
 	themeName := c.String("theme")
 	if themeName != "" && themeName != theme.NameDefault && themeName != theme.NameHighContrast {
@@ -153,8 +175,9 @@ func action(ctx context.Context, c *cli.Command) error {
 	// running task to stop; CloseWithin bounds the wait instead.
 	opts := ltui.Options{
 		FPS: fps, FPSSet: fps >= 0, ReducedMotion: c.Bool("reduced-motion"), Theme: themeName,
-		Caps:      caps,
-		Mouse:     c.Bool("mouse"),
+		Caps:    caps,
+		Mouse:   c.Bool("mouse"),
+		DevMenu: c.Bool("dev-menu"), DevMenuSet: c.Bool("dev-menu") || c.Bool("no-dev-menu"),
 		Workspace: root, Draft: c.String("draft"), Submit: c.Bool("submit"),
 		ReadOnlyHistory: func() ([]port.Event, error) { return storedEvents(ctx, root) },
 	}
