@@ -25,6 +25,8 @@ func TestNoInProcessWorkspaceReadRemains(t *testing.T) {
 		// The owner's own directory (store, control socket), located
 		// before any backend exists.
 		"gitinspect.go:gitx.TopLevel": "locates the owner's directory",
+		// The owner's own .fluzo, checked before a settings save.
+		"owner_config.go:os.Stat": "stats the owner's configuration file",
 		// A benchmark's own output file, named by an environment variable.
 		"turnprobe.go:os.OpenFile": "writes the bench turn log",
 	}

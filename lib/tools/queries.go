@@ -35,11 +35,12 @@ var queryByName = map[string]queryFunc{
 	QueryAgentsMD:     runAgentsMDQuery,
 	QueryGitState:     runGitStateQuery,
 	QueryLineCounts:   runLineCountsQuery,
+	QueryDiffPatch:    runDiffPatchQuery,
 }
 
 // QueryNames lists the read-only queries (hello included).
 func QueryNames() []string {
-	return []string{QueryHello, QueryBaseline, QueryFingerprint, QueryFileVersions, QueryAgentsMD, QueryGitState, QueryLineCounts}
+	return []string{QueryHello, QueryBaseline, QueryFingerprint, QueryFileVersions, QueryAgentsMD, QueryGitState, QueryLineCounts, QueryDiffPatch}
 }
 
 // handleQuery answers one query. Hello may reconfigure the server, so it
