@@ -27,6 +27,11 @@ type taskStart struct {
 	// Grants are task-scoped grants (from --allow), issued with the task
 	// under the ids policy evaluation reports.
 	Grants []core.Grant
+	// ID is the task's id when it was chosen before the task exists (a
+	// worktree is named after it); "" makes a new one.
+	ID string
+	// Worktree is the isolated worktree the task runs in (nil: in place).
+	Worktree *taskWorktree
 }
 
 // journal is the durable record of a run. Every method commits one

@@ -54,7 +54,7 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 			}
 			refs.Session = s.ID
 		}
-		task := core.Task{SessionID: refs.Session, Request: t.Request, Verify: t.Verify}
+		task := core.Task{ID: t.ID, SessionID: refs.Session, Request: t.Request, Verify: t.Verify}
 		if err := add(tx.CreateTask(&task)); err != nil {
 			return err
 		}
@@ -76,6 +76,9 @@ func (j *storeJournal) StartTask(ctx context.Context, t taskStart) (Refs, error)
 			return err
 		}
 		refs.Attempt = att.ID
+		if err := recordWorktree(tx, add, refs, t.Worktree); err != nil {
+			return err
+		}
 		// The verification contract commits with the task: a crash right
 		// after creation must not leave a task resume cannot complete.
 		// (The command is in the task row; the waiver is this event.)

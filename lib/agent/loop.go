@@ -200,6 +200,12 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 	}
 	verify := c.verify
 	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded}
+	if r.Inbox != nil {
+		r.Inbox.attach(func(ctx context.Context, typ string, data any) error {
+			_, err := r.Journal.Record(ctx, refs, typ, data)
+			return err
+		})
+	}
 	a.steps.MaxTurns = orDefault(r.Budgets.MaxTurns, defaultMaxTurns)
 	var used admit.Usage
 	if prior != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/josecorral/fluzo/lib/provider"
 	"github.com/josecorral/fluzo/lib/provider/laya"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/worktree"
 )
 
 // OwnerOptions select the workspace and configuration of an owner.
@@ -150,6 +151,15 @@ type TaskOptions struct {
 	// resuming keeps the task's own verification contract (its command or
 	// recorded waiver) unless Verify or NoVerify is given now.
 	resuming bool
+	// Worktree runs the task in a new git worktree of its own
+	// (owner_worktree.go); repair/feedback continue an existing one.
+	Worktree   bool
+	repair     *worktree.Record
+	feedback   string
+	resumeTask string
+	taskID     string
+	worktree   *taskWorktree
+	inWorktree bool
 }
 
 // Run executes one task to its result. Setup failures (bad grant spec,
@@ -157,7 +167,12 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		return r.Run(ctx, taskStart{Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config, r.Backend), Grants: t.grants})
+		res := r.Run(ctx, taskStart{ID: t.taskID, Worktree: t.worktree, Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config, r.Backend), Grants: t.grants})
+		if t.worktree != nil {
+			b := t.worktree.binding()
+			res.Worktree = &b
+		}
+		return res
 	})
 }
 
@@ -170,14 +185,19 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
-	t.resuming = true
+	if _, err := w.resumeRoot(ctx, task); err != nil {
+		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+	}
+	t.resuming, t.resumeTask = true, task
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
 		// The backend's tree is the one checked: the task's edits are
-		// there, whether it is this machine's or a remote one.
+		// there, whether it is this machine's, a worktree or a remote one.
 		if err := checkWorkspaceState(ctx, w.Store, task, r.Tools, r.Backend); err != nil {
 			return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 		}
-		return r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		res := r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
+		w.nameWorktree(ctx, task, &res)
+		return res
 	})
 }
 
@@ -267,18 +287,34 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	root, undo, err := w.taskRoot(ctx, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	readable, err := w.toolReadable(ctx, t)
+	if err != nil {
+		undo()
+		return nil, nil, err
+	}
 	// The backend is started first: the baseline is its tree's, read
 	// through its queries like every other workspace read.
-	tc, err := startToolServer(ctx, w.toolBackend(w.toolServerEnv(os.Environ())))
+	spec, err := w.taskBackend(root, readable, t.inWorktree)
 	if err != nil {
+		undo()
+		return nil, nil, err
+	}
+	tc, err := startToolServer(ctx, spec)
+	if err != nil {
+		undo()
 		return nil, nil, err
 	}
 	base, err := captureBaseline(ctx, tc)
 	if err != nil {
 		tc.Close()
+		undo()
 		return nil, nil, err
 	}
-	gate := &policyGate{P: pol, Preexisting: base.Preexisting}
+	gate := &policyGate{P: pol, Preexisting: t.preexisting(base.Preexisting)}
 	gate.setGrants(grants)
 	gate.setYolo(t.Yolo)
 	maxTurns := t.MaxTurns

@@ -77,29 +77,36 @@ func (p *Port) Serve(ctx context.Context, in io.Reader) error {
 
 func (p *Port) handlers() map[string]control.Handler {
 	return map[string]control.Handler{
-		"start_task":         p.startTask,
-		"approve":            p.approve,
-		"deny":               p.deny,
-		"queue_intervention": p.queueIntervention,
-		"edit_intervention":  p.editIntervention,
-		"set_yolo":           p.setYolo,
-		"cancel":             p.Owner.ctlCancel,
-		"force_stop":         p.Owner.ctlForceStop,
-		"status":             p.Owner.ctlStatus,
-		"tasks":              p.tasks,
-		"task":               p.task,
-		"events":             p.events,
-		"subscribe":          p.subscribe,
-		"settings":           p.settings,
-		"config_change":      p.configChange,
-		"capacity":           p.capacity,
-		"diff":               p.diff,
-		"revoke_grant":       p.revokeGrant,
-		"resume":             p.resume,
-		"diagnose":           p.diagnose,
-		"replay":             p.replay,
-		"new_session":        p.newSession,
-		"session":            p.session,
+		"start_task":            p.startTask,
+		"approve":               p.approve,
+		"deny":                  p.deny,
+		"queue_intervention":    p.queueIntervention,
+		"edit_intervention":     p.editIntervention,
+		"withdraw_intervention": p.withdrawIntervention,
+		"resume_preview":        p.resumePreview,
+		"sessions":              p.sessions,
+		"set_yolo":              p.setYolo,
+		"cancel":                p.Owner.ctlCancel,
+		"force_stop":            p.Owner.ctlForceStop,
+		"status":                p.Owner.ctlStatus,
+		"tasks":                 p.tasks,
+		"task":                  p.task,
+		"events":                p.events,
+		"subscribe":             p.subscribe,
+		"settings":              p.settings,
+		"config_change":         p.configChange,
+		"capacity":              p.capacity,
+		"diff":                  p.diff,
+		"revoke_grant":          p.revokeGrant,
+		"resume":                p.resume,
+		"diagnose":              p.diagnose,
+		"replay":                p.replay,
+		"new_session":           p.newSession,
+		"session":               p.session,
+		"review":                p.review,
+		"accept":                p.accept,
+		"reject":                p.reject,
+		"repair":                p.repair,
 	}
 }
 
@@ -111,6 +118,8 @@ type startArgs struct {
 	Allow   []string `json:"allow,omitempty"`
 	// NoVerify waives verification explicitly, as --no-verify does.
 	NoVerify bool `json:"no_verify,omitempty"`
+	// Worktree runs the task in its own git worktree, as --worktree does.
+	Worktree bool `json:"worktree,omitempty"`
 }
 
 // startTask starts one task in the background; its events and result
@@ -128,7 +137,7 @@ func (p *Port) startTask(ctx context.Context, raw []byte) (any, error) {
 	}
 	return p.launch(func(opts TaskOptions) Result {
 		opts.Session = a.Session
-		opts.Request, opts.Verify, opts.Allow, opts.NoVerify = a.Request, a.Verify, a.Allow, a.NoVerify
+		opts.Request, opts.Verify, opts.Allow, opts.NoVerify, opts.Worktree = a.Request, a.Verify, a.Allow, a.NoVerify, a.Worktree
 		return p.Owner.Run(context.WithoutCancel(ctx), opts)
 	})
 }
@@ -311,10 +320,32 @@ func (p *Port) editIntervention(ctx context.Context, raw []byte) (any, error) {
 	if inbox == nil {
 		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
 	}
-	if err := inbox.edit(a.Intervention, a.Text); err != nil {
+	if err := inbox.edit(ctx, a.Intervention, a.Text); err != nil {
 		return nil, err
 	}
 	return map[string]any{"intervention": a.Intervention, "state": "queued"}, nil
+}
+
+// withdrawIntervention takes a queued intervention back before the agent
+// receives it; once delivered it is refused (the refusal says so).
+func (p *Port) withdrawIntervention(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Intervention string `json:"intervention"`
+	}
+	if err := core.DecodeCommand(raw, &a, "intervention"); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	inbox := p.inbox
+	p.mu.Unlock()
+	if inbox == nil {
+		return nil, core.Errorf(core.CodeNotFound, "no intervention %s", a.Intervention)
+	}
+	if err := inbox.withdraw(ctx, a.Intervention); err != nil {
+		return nil, err
+	}
+	return map[string]any{"intervention": a.Intervention, "state": "withdrawn"}, nil
 }
 
 // setYolo switches YOLO for this session: announced on the port, applied

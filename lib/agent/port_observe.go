@@ -65,7 +65,7 @@ func (p *Port) replay(ctx context.Context, raw []byte) (any, error) {
 	limit := replayLimit(a.Limit)
 	entries := []observe.Entry{}
 	more := false
-	err = observe.Replay(ctx, p.Owner.Store, task, func(e observe.Entry) error {
+	err = observe.ReplayAfter(ctx, p.Owner.Store, task, a.After, func(e observe.Entry) error {
 		if e.Seq <= a.After {
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/worktree"
 )
 
 // Port queries and the remaining task commands. Each is read-only except
@@ -130,7 +131,13 @@ func (p *Port) task(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"task": t, "attempts": attempts, "operations": ops, "grants": grants}, nil
+	out := map[string]any{"task": t, "attempts": attempts, "operations": ops, "grants": grants}
+	// A task that ran in a worktree says which, and whether its change
+	// still waits for review.
+	if rec, err := worktree.Lookup(ctx, p.Owner.Store.Queries, a.Task); err == nil {
+		out["worktree"] = rec
+	}
+	return out, nil
 }
 
 // settings returns the effective configuration with provenance (it holds

@@ -62,3 +62,50 @@ func (p *Port) checkSession(ctx context.Context, id string) error {
 	_, err := p.Owner.Store.GetSession(ctx, id)
 	return err
 }
+
+// sessions answers one bounded window of the workspace's sessions, newest
+// first, each with its tasks counted by state; "match" filters by title
+// or ID. A listing of any history reads one window.
+func (p *Port) sessions(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Match  string `json:"match,omitempty"`
+		Offset int    `json:"offset,omitempty"`
+		Limit  int    `json:"limit,omitempty"`
+	}
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Offset < 0 || a.Limit < 0 || a.Limit > store.MaxSessionPage {
+		return nil, core.Errorf(core.CodeInvalidRequest, "sessions: offset must not be negative and limit must be 0..%d", store.MaxSessionPage).
+			WithHint("page with offset and a limit of at most %d", store.MaxSessionPage).With("field", "limit")
+	}
+	page, err := p.Owner.Store.ListSessionPage(ctx, store.SessionPageQuery{Match: a.Match, Offset: a.Offset, Limit: a.Limit})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"sessions": page.Sessions, "offset": a.Offset, "more": page.More}, nil
+}
+
+// resumePreview answers what resuming a task would find and drop (the
+// revalidation), writing nothing: a front end shows it before it asks.
+func (p *Port) resumePreview(ctx context.Context, raw []byte) (any, error) {
+	var a struct {
+		core.Command
+		Task string `json:"task"`
+	}
+	if err := core.DecodeStrict(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Task == "" {
+		return nil, missingTask("resume_preview")
+	}
+	p.mu.Lock()
+	yolo := p.yolo
+	p.mu.Unlock()
+	pv, err := p.Owner.PreviewResume(ctx, a.Task, yolo)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"preview": pv}, nil
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/worktree"
 )
 
 // Result is the final record of a headless run (DESIGN §5): always
@@ -26,6 +27,8 @@ type Result struct {
 	Usage        TokenAccount     `json:"usage"`
 	Error        *core.Error      `json:"error,omitempty"`
 	Pending      *PendingApproval `json:"pending,omitempty"`
+	// Worktree is where a worktree task ran (its change awaits review).
+	Worktree *worktree.Binding `json:"worktree,omitempty"`
 }
 
 // PendingApproval names the operation a headless run stopped at.

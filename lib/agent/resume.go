@@ -53,7 +53,7 @@ func (j *storeJournal) resumeTask(ctx context.Context, taskID string, grants []c
 			return core.Errorf(core.CodeInvalidRequest, "task %s has no attempt to resume", taskID)
 		}
 		for _, at := range attempts {
-			if err := accumulate(ctx, tx, at.ID, &prior); err != nil {
+			if err := accumulate(ctx, tx.Queries, at.ID, &prior); err != nil {
 				return err
 			}
 		}
@@ -85,7 +85,7 @@ func (j *storeJournal) resumeTask(ctx context.Context, taskID string, grants []c
 	return refs, prior, err
 }
 
-func accumulate(ctx context.Context, tx *store.Tx, attempt string, p *prior) error {
+func accumulate(ctx context.Context, tx store.Queries, attempt string, p *prior) error {
 	reqs, err := tx.ListProviderRequests(ctx, attempt)
 	if err != nil {
 		return err
@@ -159,14 +159,7 @@ func checkWorkspaceState(ctx context.Context, s *store.Store, task string, q que
 	if err := checkBackendIdentity(ctx, s, task, backend); err != nil {
 		return err
 	}
-	var last *workspaceState
-	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvWorkspaceState}, func(ev core.Event) error {
-		var ws workspaceState
-		if json.Unmarshal(ev.Data, &ws) == nil {
-			last = &ws
-		}
-		return nil
-	})
+	last, err := lastWorkspaceState(ctx, s, task)
 	if err != nil || last == nil {
 		return err
 	}
@@ -176,6 +169,20 @@ func checkWorkspaceState(ctx context.Context, s *store.Store, task string, q que
 			WithHint("check out %s at %.12s again to resume, or start a new task", orDetached(last.Branch), last.Head)
 	}
 	return nil
+}
+
+// lastWorkspaceState is the branch and revision the task's latest
+// attempt started at; nil when none was recorded.
+func lastWorkspaceState(ctx context.Context, s *store.Store, task string) (*workspaceState, error) {
+	var last *workspaceState
+	_, err := s.EachEvent(ctx, store.EventQuery{Task: task, Type: core.EvWorkspaceState}, func(ev core.Event) error {
+		var ws workspaceState
+		if json.Unmarshal(ev.Data, &ws) == nil {
+			last = &ws
+		}
+		return nil
+	})
+	return last, err
 }
 
 func orDetached(b string) string {

@@ -34,18 +34,36 @@ type backendSpec struct {
 // toolBackend describes the backend of w's configuration. The local one
 // is the fluzo-tool beside this executable (else the one on PATH).
 func (w *Owner) toolBackend(env []string) *backendSpec {
+	spec, _ := w.taskBackend(w.Root, nil, false)
+	spec.Env = env
+	if spec.Remote {
+		spec.Env = withTransportEnv(env, os.LookupEnv)
+	}
+	return spec
+}
+
+// taskBackend is the backend of one task rooted at root (the workspace or
+// the task's worktree), whose commands may also read readable. A worktree
+// lives in the owner's repository, so it needs the local backend.
+func (w *Owner) taskBackend(root string, readable []string, inWorktree bool) (*backendSpec, error) {
+	env := w.toolServerEnv(os.Environ())
 	spec := &backendSpec{Env: env, Settings: toolSettings(w.Config)}
+	spec.Settings.SandboxRead = append(spec.Settings.SandboxRead, readable...)
 	if argv := w.Config.Strings("tools.backend"); len(argv) > 0 {
+		if inWorktree {
+			return nil, core.Errorf(core.CodeConfigurationRequired, "a worktree task runs in this repository, but tools.backend names another backend (%s)", argv[0]).
+				WithHint("drop --worktree, or run without tools.backend / --backend")
+		}
 		spec.Argv, spec.Remote = argv, true
 		spec.Env = withTransportEnv(env, os.LookupEnv)
-		return spec
+		return spec, nil
 	}
 	bin := sandbox.SiblingLauncher()
 	if bin == "" {
 		bin = "fluzo-tool"
 	}
-	spec.Argv = []string{bin, "serve", "--root", w.Root}
-	return spec
+	spec.Argv = []string{bin, "serve", "--root", root}
+	return spec, nil
 }
 
 // transportEnv are the variables a backend command needs to reach its

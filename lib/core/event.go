@@ -60,7 +60,13 @@ const (
 	EvObservation         = "laya.observation"
 	EvYolo                = "yolo"
 	EvIntervention        = "intervention"
-	EvRecovery            = "recovery"
+	// EvInterventionEdited records that the user replaced the text of a
+	// queued intervention before the agent received it.
+	EvInterventionEdited = "intervention.edited"
+	// EvInterventionWithdrawn records that the user took a queued
+	// intervention back before the agent received it.
+	EvInterventionWithdrawn = "intervention.withdrawn"
+	EvRecovery              = "recovery"
 	// EvConfigSnapshot records the effective configuration of an attempt.
 	EvConfigSnapshot = "config.snapshot"
 	// EvPromptReceipt records the initial context of an attempt.
@@ -123,6 +129,27 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvWorktreeCreated records that a task runs in its own git worktree
+	// (strategy isolated_worktree): its path relative to the workspace,
+	// branch, base commit and whether the main tree had uncommitted
+	// changes (they are not in the worktree). It commits with the task.
+	EvWorktreeCreated = "worktree.created"
+	// EvWorktreeAttached records that a follow-up (repair) task runs in
+	// the worktree of an earlier task, named by worktree_task.
+	EvWorktreeAttached = "worktree.attached"
+	// EvWorktreeRepair, on the worktree's task, names the follow-up task
+	// that continues it with the reviewer's feedback.
+	EvWorktreeRepair = "worktree.repair"
+	// EvWorktreeAccepted records that the worktree's change was applied
+	// to the main working tree as uncommitted changes: the files and the
+	// diff id.
+	EvWorktreeAccepted = "worktree.accepted"
+	// EvWorktreeRejected records that the user rejected the change: the
+	// worktree and its branch were removed.
+	EvWorktreeRejected = "worktree.rejected"
+	// EvWorktreeRemoved records the removal of a worktree that was no
+	// longer needed (after accept, or by a purge), with the reason.
+	EvWorktreeRemoved = "worktree.removed"
 	// EvConfigChanged records a configuration change applied from a
 	// client (the TUI's settings, theme picker or developer menu): the keys,
 	// when each takes effect and whether it was saved to .fluzo. Values
@@ -142,7 +169,9 @@ var EventTypes = []string{
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
 	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted, EvToolBackendConnected,
 	EvToolProcessesEnded,
+	EvInterventionEdited, EvInterventionWithdrawn,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvWorktreeCreated, EvWorktreeAttached, EvWorktreeRepair, EvWorktreeAccepted, EvWorktreeRejected, EvWorktreeRemoved,
 	EvConfigChanged,
 }
 

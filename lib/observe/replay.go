@@ -41,8 +41,15 @@ type Entry struct {
 // of another task) is reported as an EntryGap, never hidden; only this
 // task's steps are yielded. It executes nothing and re-sends nothing.
 func Replay(ctx context.Context, s *store.Store, task core.Task, each func(Entry) error) error {
-	var last int64
-	_, err := s.EachEvent(ctx, store.EventQuery{Session: task.SessionID}, func(ev core.Event) error {
+	return ReplayAfter(ctx, s, task, 0, each)
+}
+
+// ReplayAfter is Replay from the first event after seq after: a page of
+// a long timeline reads from where the previous one ended, not from the
+// session's start; a gap after that point is still reported.
+func ReplayAfter(ctx context.Context, s *store.Store, task core.Task, after int64, each func(Entry) error) error {
+	last := max(after, 0)
+	_, err := s.EachEvent(ctx, store.EventQuery{Session: task.SessionID, AfterSeq: last}, func(ev core.Event) error {
 		gap := ev.Seq > last+1
 		from := last + 1
 		last = ev.Seq

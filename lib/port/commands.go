@@ -22,6 +22,35 @@ func StartTask(request, verify string, noVerify bool, allow []string) (string, A
 	return "start_task", a
 }
 
+// InWorktree adds the worktree option to a start_task command: the task
+// runs in its own git worktree under .fluzodrive/worktrees/TASK, and its
+// change waits for review (fluzo-agent review/accept/reject/repair).
+func InWorktree(cmd string, a Args) (string, Args) {
+	a["worktree"] = true
+	return cmd, a
+}
+
+// Review asks for a worktree task's change (files, diff id, patch).
+func Review(task string) (string, Args) { return "review", Args{"task": task} }
+
+// Accept applies a worktree task's change to the working tree,
+// uncommitted; diffID, when not empty, must be the reviewed change's.
+func Accept(task, diffID string) (string, Args) {
+	a := Args{"task": task}
+	if diffID != "" {
+		a["diff_id"] = diffID
+	}
+	return "accept", a
+}
+
+// Reject removes a worktree task's worktree and branch (confirmed).
+func Reject(task string) (string, Args) { return "reject", Args{"task": task, "yes": true} }
+
+// Repair continues a worktree task in its worktree with feedback.
+func Repair(task, feedback string) (string, Args) {
+	return "repair", Args{"task": task, "feedback": feedback}
+}
+
 // Approve answers the waiting operation; scope is "once" or "task".
 func Approve(operation, scope string) (string, Args) {
 	return "approve", Args{"operation": operation, "scope": scope}
@@ -102,6 +131,27 @@ func Tasks() (string, Args) { return "tasks", Args{} }
 // Diagnose asks for a task's diagnosis (lib/observe's, as fluzo-observe
 // diag --json prints it).
 func Diagnose(task string) (string, Args) { return "diagnose", Args{"task": task} }
+
+// WithdrawIntervention takes a queued, undelivered intervention back.
+func WithdrawIntervention(id string) (string, Args) {
+	return "withdraw_intervention", Args{"intervention": id}
+}
+
+// Replay pages a task's replay timeline (lib/observe's) after a seq.
+func Replay(task string, after int64, limit int) (string, Args) {
+	a := Args{"task": task}
+	if after > 0 {
+		a["after"] = after
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "replay", a
+}
+
+// ResumePreview asks what resuming a task would find and drop (workspace
+// changes, stale files, grants, YOLO), without starting anything.
+func ResumePreview(task string) (string, Args) { return "resume_preview", Args{"task": task} }
 
 // Settings asks for every effective setting with its registry entry.
 func Settings() (string, Args) { return "settings", Args{} }

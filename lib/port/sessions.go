@@ -21,3 +21,19 @@ func StartTaskIn(session, request string) (string, Args) {
 	a["session"] = session
 	return name, a
 }
+
+// Sessions pages the workspace's sessions, newest first; match filters by
+// title or ID.
+func Sessions(match string, offset, limit int) (string, Args) {
+	a := Args{}
+	if match != "" {
+		a["match"] = match
+	}
+	if offset > 0 {
+		a["offset"] = offset
+	}
+	if limit > 0 {
+		a["limit"] = limit
+	}
+	return "sessions", a
+}

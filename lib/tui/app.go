@@ -72,6 +72,7 @@ const (
 	dialogPalette
 	dialogTasks
 	dialogDiag
+	dialogSessions
 	dialogDiff
 	dialogSettings
 	dialogTheme
@@ -121,6 +122,8 @@ type App struct {
 	helpPage     int
 	td           taskData // the port's answers for the tasks and diagnostics views
 	tv           tasksView
+	sv           sessionsView // the sessions view and an opened session (sessions.go)
+	rs           resumeState  // the resume confirmation (resume.go)
 	diagScroll   int
 	dv           diffScreen // the diff and verification view (diffscreen.go)
 	dg           diagEvents // the diagnostics view's correlated events (diagevents.go)

@@ -26,6 +26,8 @@ func (a *App) apply(r port.Record) {
 		}
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
+		a.interventionChanged(r.Error.Re, false)
+		a.sessionsFailed(r.Error.Re)
 		e := r.Error.Error
 		if cmd == "config_change" && a.dialog != dialogNone {
 			a.configRefused(e) // inline at the keys, or a prompt
@@ -45,7 +47,7 @@ func (a *App) apply(r port.Record) {
 func (a *App) ack(ack *port.Ack) {
 	cmd := a.pending[ack.Re]
 	delete(a.pending, ack.Re)
-	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) || a.diagEventsAck(ack) {
+	if a.historyAck(ack) || a.operationsAck(ack) || a.diffAck(ack) || a.diagEventsAck(ack) || a.sessionsAck(cmd, ack) {
 		return
 	}
 	switch cmd {
@@ -66,7 +68,9 @@ func (a *App) ack(ack *port.Ack) {
 		var d struct{ Operation, Verdict, Scope string }
 		json.Unmarshal(ack.Data, &d)
 		a.resolveApproval(d.Operation, d.Verdict, d.Scope)
-	case "queue_intervention", "edit_intervention":
+	case "edit_intervention", "withdraw_intervention":
+		a.interventionChanged(ack.Re, true)
+	case "queue_intervention":
 		var d struct{ Intervention, State string }
 		json.Unmarshal(ack.Data, &d)
 		for _, it := range a.items {
@@ -267,6 +271,13 @@ func (a *App) applyEvent(ev *port.Event) {
 				}
 				it.touch()
 			}
+		}
+	case core.EvInterventionWithdrawn:
+		var d struct{ ID string }
+		decodeData(ev.Data, &d)
+		if it := a.interventionItem(d.ID); it != nil {
+			it.interv.state = "withdrawn"
+			it.touch()
 		}
 	case core.EvYolo:
 		var d struct{ On bool }

@@ -213,6 +213,7 @@ func (a *App) drawComposer(l layout) {
 		}
 		a.p.put(c.x+4, c.y+1, c.w-4, line{span(ph, theme.Muted)})
 	}
+	a.drawComposerTarget(c)
 	if a.yolo {
 		a.p.put(c.right()-6, c.y+c.h-1, 6, line{mode})
 	}

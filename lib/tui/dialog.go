@@ -37,7 +37,7 @@ func (a *App) dialogSpec() dialogSpec {
 		}
 		return dialogSpec{"Force stop the task?", []string{"The task is stopping gracefully. Forcing kills its processes now;", "survivors and unknown outcomes are recorded."}, [2]string{"Keep stopping gracefully", "Force stop"}, 'f'}
 	case dialogResume:
-		return dialogSpec{"Resume " + a.task.id + "?", []string{"A new attempt starts. Grants and YOLO of earlier attempts", "are not restored; unknown operations are not replayed."}, [2]string{"Not now", "Resume"}, 'r'}
+		return a.resumeSpec()
 	}
 	return dialogSpec{}
 }
@@ -63,6 +63,8 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 	case dialogDiag:
 		a.diagKey(ev)
 		return
+	case dialogSessions:
+		a.sessionsKey(ev)
 	case dialogDiff:
 		a.diffKey(ev)
 		return
@@ -80,7 +82,7 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 	armed := a.clock.Now()-a.dialogAt >= armingWindow
 	switch ev.Key() {
 	case tcell.KeyEscape:
-		a.dialog = dialogNone
+		a.dialog = a.dialogBack()
 	case tcell.KeyLeft, tcell.KeyRight, tcell.KeyTab, tcell.KeyBacktab:
 		a.dialogChoice = 1 - a.dialogChoice
 	case tcell.KeyEnter:
@@ -100,7 +102,7 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 
 func (a *App) confirm(choice int) {
 	k := a.dialog
-	a.dialog = dialogNone
+	a.dialog = a.dialogBack()
 	if choice == 0 {
 		return
 	}
@@ -116,9 +118,18 @@ func (a *App) confirm(choice int) {
 		}
 		a.send(port.ForceStop(target))
 	case dialogResume:
-		a.send(port.Resume(a.task.id))
-		a.phase = phaseRunning
+		a.confirmResume()
 	}
+}
+
+// dialogBack is where closing a dialog returns: a resume confirmation
+// asked from the sessions view returns there, everything else to the
+// conversation.
+func (a *App) dialogBack() dialogKind {
+	if a.dialog == dialogResume {
+		return a.rs.back
+	}
+	return dialogNone
 }
 
 func (a *App) drawDialog(l layout) {

@@ -69,6 +69,8 @@ func (a *App) drawAll(l layout) {
 		a.drawTasks(l)
 	case dialogDiag:
 		a.drawDiag(l)
+	case dialogSessions:
+		a.drawSessions(l)
 	case dialogDiff:
 		a.drawDiff(l)
 	case dialogSettings:

@@ -170,18 +170,12 @@ func (a *App) submit() {
 	}
 	if id := a.comp.editing; id != "" {
 		s := a.comp.take()
-		for _, it := range a.items {
-			if it.kind == itemIntervention && it.interv.id == id {
-				it.interv.text, it.interv.editing = safeText(s), false
-				it.touch()
-			}
-		}
-		a.send(port.EditIntervention(id, s))
+		a.saveEdit(id, s)
 		return
 	}
 	s := a.comp.take()
 	if a.taskActive() {
-		iv := &intervention{text: safeText(s), state: "sending"}
+		iv := &intervention{text: safeText(s), state: "sending", task: a.task.id}
 		iv.reqID = a.send(port.QueueIntervention(s))
 		a.addItem(&item{kind: itemIntervention, interv: iv})
 		a.followNow()

@@ -110,9 +110,14 @@ type approval struct {
 type intervention struct {
 	id      string // msg_… once acked
 	reqID   string
+	task    string // the task it was queued for
 	text    string
-	state   string // sending, queued, delivered
+	state   string // sending, queued, delivered, withdrawing, withdrawn
 	editing bool
+	// An edit or withdrawal in flight: its request, and the edit's text,
+	// which replaces text only once the runtime accepted it.
+	changeReq, pendingText string
+	change                 string // edit or withdraw, while changeReq is in flight
 }
 
 type renderCache struct {

@@ -38,6 +38,7 @@ func (a *App) taskDetailLines(t taskRow) []line {
 	if t.Reason != "" {
 		out = append(out, field("reason", safeLine(t.Reason)))
 	}
+	out = append(out, a.interventionLines(t.ID)...)
 	if d == nil {
 		return append(out, field("diagnosis", "unknown (not answered yet)"))
 	}

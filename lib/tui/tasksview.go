@@ -20,6 +20,7 @@ type tasksView struct {
 	sel    int
 	top    int
 	detail string // the task whose detail is open, "" for the list
+	interv int    // the selected message of its intervention queue
 }
 
 func tasksAvail(a *App) string {
@@ -77,7 +78,7 @@ func (a *App) tasksKey(ev *tcell.EventKey) {
 		a.tv.query, a.tv.sel, a.tv.top = "", 0, 0
 	case tcell.KeyEnter:
 		if a.tv.sel < len(matches) {
-			a.tv.detail = matches[a.tv.sel].ID
+			a.tv.detail, a.tv.interv = matches[a.tv.sel].ID, 0
 		}
 	case tcell.KeyRune:
 		if len(a.tv.query) < maxQuery {
@@ -105,6 +106,7 @@ func (a *App) taskDetailKey(ev *tcell.EventKey) {
 	switch {
 	case ev.Key() == tcell.KeyEscape:
 		a.tv.detail = ""
+	case ok && a.interventionKey(t.ID, ev):
 	case !ok || ev.Key() != tcell.KeyRune:
 	case ev.Rune() == 'c' && t.active():
 		a.send(port.Cancel(t.ID))

@@ -11,7 +11,7 @@ _fluzo_agent() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --task|--workspace|-C|--config|--set|--backend|--verify|--allow|--max-turns) skip=1; continue ;;
+      --task|--workspace|-C|--config|--set|--backend|--verify|--allow|--max-turns|--diff-id) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -24,6 +24,10 @@ _fluzo_agent() {
       "/status") p="/status"; n=0 ;;
       "/cancel") p="/cancel"; n=0 ;;
       "/kill") p="/kill"; n=0 ;;
+      "/review") p="/review"; n=0 ;;
+      "/accept") p="/accept"; n=0 ;;
+      "/reject") p="/reject"; n=0 ;;
+      "/repair") p="/repair"; n=0 ;;
       *) n=$((n + 1)) ;;
     esac
   done
@@ -35,7 +39,7 @@ _fluzo_agent() {
   fi
   if [[ -n $kv ]]; then
     case "$p $kvflag" in
-      "/run --set"|"/resume --set"|"/serve --set"|"/acp --set")
+      "/run --set"|"/resume --set"|"/serve --set"|"/acp --set"|"/repair --set")
         case "$kv" in
           "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
           "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
@@ -84,6 +88,12 @@ _fluzo_agent() {
       "/status --workspace"|"/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/cancel --workspace"|"/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/kill --workspace"|"/kill -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/review --workspace"|"/review -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/accept --workspace"|"/accept -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/reject --workspace"|"/reject -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/repair --workspace"|"/repair -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/repair --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/repair --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
     esac
     COMPREPLY=()
     return
@@ -94,12 +104,16 @@ _fluzo_agent() {
       "/debug/prompt") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/cancel") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/kill") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/review") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/accept") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/reject") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/repair") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
     esac
   fi
   local words=""
   case "$p" in
-    "") words="run resume serve acp debug status cancel kill --help" ;;
-    "/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "") words="run resume serve acp debug status cancel kill review accept reject repair --help" ;;
+    "/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --worktree --json --help" ;;
     "/resume") words="--workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --json --help" ;;
     "/serve") words="--workspace -C --config --set --consent --backend --help" ;;
     "/acp") words="--workspace -C --config --set --consent --help" ;;
@@ -108,6 +122,10 @@ _fluzo_agent() {
     "/status") words="--workspace -C --json --help" ;;
     "/cancel") words="--workspace -C --json --help" ;;
     "/kill") words="--workspace -C --yes --json --help" ;;
+    "/review") words="--workspace -C --json --patch --help" ;;
+    "/accept") words="--workspace -C --diff-id --json --help" ;;
+    "/reject") words="--workspace -C --yes --json --help" ;;
+    "/repair") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

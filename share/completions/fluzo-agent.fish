@@ -9,7 +9,7 @@ function __fluzo_agent_path
       continue
     end
     switch $w
-      case --task --workspace -C --config --set --backend --verify --allow --max-turns
+      case --task --workspace -C --config --set --backend --verify --allow --max-turns --diff-id
         set skip 1
         continue
       case '-*'
@@ -42,6 +42,18 @@ function __fluzo_agent_path
         set n 0
       case '@/kill'
         set p '@/kill'
+        set n 0
+      case '@/review'
+        set p '@/review'
+        set n 0
+      case '@/accept'
+        set p '@/accept'
+        set n 0
+      case '@/reject'
+        set p '@/reject'
+        set n 0
+      case '@/repair'
+        set p '@/repair'
         set n 0
       case '*'
         set n (math $n + 1)
@@ -129,7 +141,7 @@ function __fluzo_agent_setting
   end
 end
 complete -c fluzo-agent -f
-complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'run' -d 'run one task headless in the workspace, in place (or in a worktree of its own), and print its result'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
@@ -137,6 +149,10 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'debug' -d 'in
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'kill' -d 'force-stop a task: kill its verified owned process groups (needs --yes)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'review' -d 'show the change a worktree task made (its worktree against its base commit)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'accept' -d 'apply a worktree task\'s change to your working tree as uncommitted changes'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'reject' -d 'remove a worktree task\'s worktree and branch (its change is discarded)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@\'' -a 'repair' -d 'continue a worktree task in its worktree with review feedback'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l task -r -d 'the request, in plain words'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -148,6 +164,7 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l no-verify 
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l worktree -d 'run in a new git worktree (.fluzodrive/worktrees/TASK, branch fluzo/TASK from HEAD) instead of in place; review, accept, repair or reject its change afterwards'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -183,3 +200,27 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l workspace
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l yes -d 'confirm the force stop'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'' -l json -d 'print the owner\'s answer as its JSON ack record'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/kill\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/review\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/review\'' -l json -d 'print one JSON record'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/review\'' -l patch -d 'print only the patch (git apply reads it)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/review\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/accept\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/accept\'' -l diff-id -r -d 'accept only if the change is still the reviewed one (ID from review)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/accept\'' -l json -d 'print one JSON record'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/accept\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/reject\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/reject\'' -l yes -d 'confirm: delete the worktree and its branch'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/reject\'' -l json -d 'print one JSON record'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/reject\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l task -r -d 'the feedback, in plain words'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l verify -r -d 'verification COMMAND (default: the original task\'s)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l no-verify -d 'waive verification explicitly (recorded)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l allow -r -d 'exact task-scoped grant SPEC (repeatable)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l yolo -d 'approve what would ask, for this run only'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'' -l json -d 'print every event and live update as JSON lines'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/repair\'; and test (__fluzo_agent_path --args) = 0' -x -a '(__fluzo_agent_ids tasks)'

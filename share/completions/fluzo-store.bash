@@ -57,7 +57,7 @@ _fluzo_store() {
     "/history/purge") words="--session --all --dry-run --yes -y --json --help" ;;
     "/check") words="--help" ;;
     "/stats") words="--json --help" ;;
-    "/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --json --help" ;;
+    "/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --large --json --help" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

@@ -118,4 +118,5 @@ complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l messag
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l events -r -d 'total events N (raised when the records need more)'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l artifact-bytes -r -d 'total artifact content SIZE (e.g. 256MiB)'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l running -r -d 'leave the last N sessions mid-task (running attempt, dispatched operation), as after a crash'
+complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l large -d 'the PRD section 49.2 large-history fixture: 8 sessions, 10000 messages, 100000 events, 256 MiB of artifacts'
 complete -c fluzo-store -n 'test (__fluzo_store_path) = \'@/fixture\'' -l json -d 'print JSON Lines instead of aligned text'

@@ -11,7 +11,7 @@ _fluzo() {
     fi
     case "$w" in
       -C|--workspace) skip=ws; continue ;;
-      --dir|--task|--workspace|-C|--config|--set|--backend|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--sandbox|--sandbox-network|--sandbox-write|--sandbox-read|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--allow-http|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
+      --dir|--task|--workspace|-C|--config|--set|--backend|--verify|--allow|--max-turns|--session|--type|--after|--limit|--poll|--since|--label|--annotator|--source|--label-version|--question|--endpoint|--timeout|--diff-id|--root|--grace|--capture-limit|--max-inflight-bytes|--env|--inherit-env|--auth-file|--sandbox|--sandbox-network|--sandbox-write|--sandbox-read|--args|--baseline|--touched|--seed|--sessions|--messages|--events|--artifact-bytes|--running|--grants|--deny|--allow-http|--scenario|--addr|--url|--animation-fps|--theme|--draft) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$p/$w" in
@@ -45,6 +45,10 @@ _fluzo() {
       "/agent/status") p="/agent/status"; n=0 ;;
       "/agent/cancel") p="/agent/cancel"; n=0 ;;
       "/agent/kill") p="/agent/kill"; n=0 ;;
+      "/agent/review") p="/agent/review"; n=0 ;;
+      "/agent/accept") p="/agent/accept"; n=0 ;;
+      "/agent/reject") p="/agent/reject"; n=0 ;;
+      "/agent/repair") p="/agent/repair"; n=0 ;;
       "/tool") p="/tool"; n=0 ;;
       "/tool/serve") p="/tool/serve"; n=0 ;;
       "/tool/call") p="/tool/call"; n=0 ;;
@@ -107,7 +111,7 @@ _fluzo() {
   fi
   if [[ -n $kv ]]; then
     case "$p $kvflag" in
-      "/run --set"|"/agent/run --set"|"/agent/resume --set"|"/agent/serve --set"|"/agent/acp --set"|"/admit --set"|"/tui --set")
+      "/run --set"|"/agent/run --set"|"/agent/resume --set"|"/agent/serve --set"|"/agent/acp --set"|"/agent/repair --set"|"/admit --set"|"/tui --set")
         case "$kv" in
           "agent.runtime") COMPREPLY=($(compgen -W "native" -- "$kvcur")) ;;
           "decision.enabled") COMPREPLY=($(compgen -W "true false" -- "$kvcur")) ;;
@@ -164,6 +168,12 @@ _fluzo() {
       "/agent/status --workspace"|"/agent/status -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/cancel --workspace"|"/agent/cancel -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/agent/kill --workspace"|"/agent/kill -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/review --workspace"|"/agent/review -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/accept --workspace"|"/agent/accept -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/reject --workspace"|"/agent/reject -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/repair --workspace"|"/agent/repair -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      "/agent/repair --config") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      "/agent/repair --set") compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$keys" -S = -- "$cur")); return ;;
       "/store --workspace"|"/store -C") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
       "/store/events --session") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} sessions --ids 2>/dev/null)" -- "$cur")); return ;;
       "/store/events --task") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
@@ -192,6 +202,10 @@ _fluzo() {
       "/agent/debug/prompt") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/agent/cancel") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/agent/kill") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/agent/review") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/agent/accept") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/agent/reject") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
+      "/agent/repair") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/tool/call") COMPREPLY=($(compgen -W "view ls glob grep write edit exec shell git_status git_diff git_log git_show git_add git_commit git_push" -- "$cur")); return ;;
       "/store/show") COMPREPLY=($(compgen -W "$(fluzo-store ${ws:+--workspace="$ws"} tasks --ids 2>/dev/null)" -- "$cur")); return ;;
       "/admit/config/validate") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -235,7 +249,7 @@ _fluzo() {
     "/version") words="--help" ;;
     "/help") words="--help" ;;
     "/demo") words="--headless --dir --json --help" ;;
-    "/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --worktree --json --help" ;;
     "/init") words="--force --help" ;;
     "/history") words="list purge --help" ;;
     "/history/list") words="--json --help" ;;
@@ -252,8 +266,8 @@ _fluzo() {
     "/telemetry/health") words="--json --help" ;;
     "/telemetry/probe") words="--endpoint --trusted-insecure --timeout --json --help" ;;
     "/telemetry/purge") words="--local --dry-run --yes --json --help" ;;
-    "/agent") words="run resume serve acp debug status cancel kill --help" ;;
-    "/agent/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --json --help" ;;
+    "/agent") words="run resume serve acp debug status cancel kill review accept reject repair --help" ;;
+    "/agent/run") words="--task --workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --max-turns --worktree --json --help" ;;
     "/agent/resume") words="--workspace -C --config --set --consent --backend --verify --no-verify --allow --yolo --json --help" ;;
     "/agent/serve") words="--workspace -C --config --set --consent --backend --help" ;;
     "/agent/acp") words="--workspace -C --config --set --consent --help" ;;
@@ -262,6 +276,10 @@ _fluzo() {
     "/agent/status") words="--workspace -C --json --help" ;;
     "/agent/cancel") words="--workspace -C --json --help" ;;
     "/agent/kill") words="--workspace -C --yes --json --help" ;;
+    "/agent/review") words="--workspace -C --json --patch --help" ;;
+    "/agent/accept") words="--workspace -C --diff-id --json --help" ;;
+    "/agent/reject") words="--workspace -C --yes --json --help" ;;
+    "/agent/repair") words="--task --workspace -C --config --set --consent --verify --no-verify --allow --yolo --max-turns --json --help" ;;
     "/tool") words="serve call schema baseline diff --help" ;;
     "/tool/serve") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --help" ;;
     "/tool/call") words="--root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --help" ;;
@@ -279,7 +297,7 @@ _fluzo() {
     "/store/history/purge") words="--session --all --dry-run --yes -y --json --help" ;;
     "/store/check") words="--help" ;;
     "/store/stats") words="--json --help" ;;
-    "/store/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --json --help" ;;
+    "/store/fixture") words="--seed --sessions --messages --events --artifact-bytes --running --large --json --help" ;;
     "/admit") words="check config consent lock mcp --workspace -C --config --set --help" ;;
     "/admit/check") words="--grants --allow --deny --yolo --help" ;;
     "/admit/config") words="validate show init set schema --help" ;;

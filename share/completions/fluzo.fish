@@ -9,7 +9,7 @@ function __fluzo_path
       continue
     end
     switch $w
-      case --dir --task --workspace -C --config --set --backend --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --allow-http --scenario --addr --url --animation-fps --theme --draft
+      case --dir --task --workspace -C --config --set --backend --verify --allow --max-turns --session --type --after --limit --poll --since --label --annotator --source --label-version --question --endpoint --timeout --diff-id --root --grace --capture-limit --max-inflight-bytes --env --inherit-env --auth-file --sandbox --sandbox-network --sandbox-write --sandbox-read --args --baseline --touched --seed --sessions --messages --events --artifact-bytes --running --grants --deny --allow-http --scenario --addr --url --animation-fps --theme --draft
         set skip 1
         continue
       case '-*'
@@ -105,6 +105,18 @@ function __fluzo_path
         set n 0
       case '@/agent/kill'
         set p '@/agent/kill'
+        set n 0
+      case '@/agent/review'
+        set p '@/agent/review'
+        set n 0
+      case '@/agent/accept'
+        set p '@/agent/accept'
+        set n 0
+      case '@/agent/reject'
+        set p '@/agent/reject'
+        set n 0
+      case '@/agent/repair'
+        set p '@/agent/repair'
         set n 0
       case '@/tool'
         set p '@/tool'
@@ -376,6 +388,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l no-verify -d 'waive ve
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l worktree -d 'run in a new git worktree (.fluzodrive/worktrees/TASK, branch fluzo/TASK from HEAD) instead of in place; review, accept, repair or reject its change afterwards'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/run\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/init\'' -l force -d 'replace an existing file, keeping a backup'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/history\'' -a 'list' -d 'list stored sessions with their sizes'
@@ -428,7 +441,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l local -d '
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l dry-run -d 'list what would be removed, remove nothing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l yes -d 'confirm removal'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/telemetry/purge\'' -l json -d 'print one JSON record instead of text'
-complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'run' -d 'run one task headless in the workspace, in place, and print its result'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'run' -d 'run one task headless in the workspace, in place (or in a worktree of its own), and print its result'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'resume' -d 'continue an interrupted, blocked or failed task in a new attempt'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'serve' -d 'own the workspace and speak the JSONL application port on stdin/stdout'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'acp' -d 'let an editor drive the workspace over the Agent Client Protocol (JSON-RPC on stdin/stdout)'
@@ -436,6 +449,10 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'debug' -d 'inspect 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'status' -d 'show what the owner running in this workspace is doing'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'cancel' -d 'cancel a running task: stop new work, end its processes gracefully, keep partial edits'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'kill' -d 'force-stop a task: kill its verified owned process groups (needs --yes)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'review' -d 'show the change a worktree task made (its worktree against its base commit)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'accept' -d 'apply a worktree task\'s change to your working tree as uncommitted changes'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'reject' -d 'remove a worktree task\'s worktree and branch (its change is discarded)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent\'' -a 'repair' -d 'continue a worktree task in its worktree with review feedback'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l task -r -d 'the request, in plain words'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -447,6 +464,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l no-verify -d 'wa
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l yolo -d 'approve what would ask, for this run only (denials, budgets and limits still hold)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l worktree -d 'run in a new git worktree (.fluzodrive/worktrees/TASK, branch fluzo/TASK from HEAD) instead of in place; review, accept, repair or reject its change afterwards'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/run\'' -l json -d 'print every event and live update as JSON lines'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/resume\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
@@ -482,6 +500,30 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -l workspace -s C 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -l yes -d 'confirm the force stop'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'' -l json -d 'print the owner\'s answer as its JSON ack record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/kill\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/review\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/review\'' -l json -d 'print one JSON record'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/review\'' -l patch -d 'print only the patch (git apply reads it)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/review\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/accept\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/accept\'' -l diff-id -r -d 'accept only if the change is still the reviewed one (ID from review)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/accept\'' -l json -d 'print one JSON record'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/accept\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/reject\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/reject\'' -l yes -d 'confirm: delete the worktree and its branch'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/reject\'' -l json -d 'print one JSON record'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/reject\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l task -r -d 'the feedback, in plain words'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l set -x -a '(__fluzo_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l verify -r -d 'verification COMMAND (default: the original task\'s)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l no-verify -d 'waive verification explicitly (recorded)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l allow -r -d 'exact task-scoped grant SPEC (repeatable)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l yolo -d 'approve what would ask, for this run only'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l max-turns -r -d 'turn budget N (default: harness.max_turns)'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'' -l json -d 'print every event and live update as JSON lines'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/agent/repair\'; and test (__fluzo_path --args) = 0' -x -a '(__fluzo_ids tasks)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'serve' -d 'answer JSONL tool requests on stdin until EOF'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'call' -d 'run one tool request and print its reply record'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/tool\'' -a 'schema' -d 'print the model-visible tool schemas (OpenAI function-tool format)'
@@ -555,6 +597,7 @@ complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l messages -r 
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l events -r -d 'total events N (raised when the records need more)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l artifact-bytes -r -d 'total artifact content SIZE (e.g. 256MiB)'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l running -r -d 'leave the last N sessions mid-task (running attempt, dispatched operation), as after a crash'
+complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l large -d 'the PRD section 49.2 large-history fixture: 8 sessions, 10000 messages, 100000 events, 256 MiB of artifacts'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/store/fixture\'' -l json -d 'print JSON Lines instead of aligned text'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'check' -d 'evaluate operations (JSONL on stdin) against policy, grants and YOLO'
 complete -c fluzo -n 'test (__fluzo_path) = \'@/admit\'' -a 'config' -d 'validate, show, create and edit the workspace .fluzo'

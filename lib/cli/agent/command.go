@@ -20,6 +20,11 @@ tool call, commits each operation's intent before dispatching it to a
 fluzo-tool child, and decides completion by rerunning the task's verification
 command after the last edit.
 
+With run --worktree a task works in a git worktree of its own instead
+(.fluzodrive/worktrees/TASK, branch fluzo/TASK from HEAD): review shows its
+change, accept applies it to the working tree uncommitted, repair continues it
+with feedback, reject removes it.
+
 Control commands (status, cancel, kill) reach the owner running in a workspace
 through its private control socket.`,
 		Commands: commands(),
@@ -28,7 +33,8 @@ through its private control socket.`,
 
 // commands lists the subcommands; each lives in its own file.
 func commands() []*cli.Command {
-	return []*cli.Command{runCommand(), resumeCommand(), serveCommand(), acpCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	cmds := []*cli.Command{runCommand(), resumeCommand(), serveCommand(), acpCommand(), debugCommand(), statusCommand(), cancelCommand(), killCommand()}
+	return append(cmds, worktreeCommands()...)
 }
 
 // Main runs fluzo-agent.

@@ -11,7 +11,8 @@ func ManSections() []clidoc.Section {
    "task":"tsk_...","attempt":"att_...","trace":"...","turns":5,"tool_calls":4,
    "verification":{"completed":true,"verification":"passed","evidence":{...}},
    "diff":{"type":"diff_summary","pre_existing":[...],"changed":[...]},
-   "summary":"...","usage":{...},"error":{...},"pending":{...}}
+   "summary":"...","usage":{...},"error":{...},"pending":{...},
+   "worktree":{"task":"tsk_...","path":".fluzodrive/worktrees/tsk_...","branch":"fluzo/tsk_...","base":"..."}}
 
 status is completed only when the verification command passed at the final
 workspace state after the last edit; otherwise it names what stopped the task
@@ -23,7 +24,8 @@ test command quoted in the task) or an explicit waiver (--no-verify, or
 "no_verify":true in start_task): without either it fails at once with reason
 verification_not_configured and no model request. A waiver is recorded as a
 verification.waived event, committed with task.created, and carries over to
-resume. pending names the operation a headless run stopped at.
+resume. pending names the operation a headless run stopped at. worktree is
+present when the task ran in a worktree (run --worktree, repair).
 error is present exactly when status is not completed: a typed error whose
 code is the status, saying why (never absent on a failed run, never present
 on a completed one). usage, like turns, is the task's: a resumed run counts
@@ -126,6 +128,8 @@ variable and without credential-looking ones (*_KEY, *_TOKEN, *_SECRET,
 *PASSWORD*, AWS_*, OTEL_EXPORTER_OTLP_* ...).`},
 		{Title: "Files", Body: `<workspace>/.fluzo - the project configuration (required).
 <workspace>/.fluzodrive/ - the store, artifacts and owner lock.
+<workspace>/.fluzodrive/worktrees/TASK/ - the git worktree of a task run with
+--worktree, on branch fluzo/TASK; review, accept, repair, reject.
 ${XDG_RUNTIME_DIR}/fluzo/ - control sockets.
 ${XDG_STATE_HOME:-~/.local/state}/fluzo/consent/ - consent records (see
 fluzo-admit(1), consent): run, resume and serve exit 3 (configuration_required)
@@ -148,6 +152,14 @@ From another terminal: what is running, cancel it, or force-stop it:
 Continue after a crash, and show what the model was first given:
 
   fluzo-agent resume tsk_01J... --allow "exec:cargo test"
-  fluzo-agent debug prompt tsk_01J...`},
+  fluzo-agent debug prompt tsk_01J...
+
+Run in a worktree of its own, then review and accept (or repair, or reject):
+
+  fluzo-agent run --worktree --task "fix the parser test" --verify "cargo test" --allow "exec:cargo test"
+  fluzo-agent review tsk_01J...
+  fluzo-agent accept tsk_01J...
+  fluzo-agent repair tsk_01J... --task "keep the old error message"
+  fluzo-agent reject tsk_01J... --yes`},
 	}
 }

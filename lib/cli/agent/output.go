@@ -69,7 +69,7 @@ func eventDetail(ev core.Event) string {
 	var d map[string]any
 	json.Unmarshal(ev.Data, &d)
 	var out string
-	for _, k := range []string{"tool", "to", "state", "verdict", "decision", "rule", "command", "exit_code", "verification", "reason", "purpose", "outcome"} {
+	for _, k := range []string{"tool", "to", "state", "verdict", "decision", "rule", "command", "exit_code", "verification", "reason", "purpose", "outcome", "branch"} {
 		if v, ok := d[k]; ok && v != nil && v != "" {
 			out += k + "=" + termsafe.Line(fmt.Sprint(v)) + " "
 		}

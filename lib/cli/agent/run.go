@@ -13,7 +13,7 @@ import (
 func runCommand() *cli.Command {
 	return endsWithResult(&cli.Command{
 		Name:  "run",
-		Usage: "run one task headless in the workspace, in place, and print its result",
+		Usage: "run one task headless in the workspace, in place (or in a worktree of its own), and print its result",
 		Description: `Runs the agent loop on --task in the current git working tree (no branches,
 stashes, staging or commits unless the model calls a policy-approved git
 tool). Every tool call is evaluated by policy first; an operation that needs
@@ -28,7 +28,16 @@ verification command fails at once with verification_not_configured unless
 verification.waived event and the result says "verification":"waived". The last line is
 always a {"type":"result",...} record; with --json also when the run never
 started (a usage, configuration or workspace error: reason setup_failed, the
-error's code as status, the message on stderr too).`,
+error's code as status, the message on stderr too).
+
+With --worktree the task runs in a git worktree of its own instead:
+.fluzodrive/worktrees/TASK on a new branch fluzo/TASK made from HEAD (your
+uncommitted changes are not in it). The agent edits and verifies there;
+your working tree is untouched and nothing is committed. The task records
+worktree.created and its result names the worktree; then 'review TASK'
+shows the change, 'accept TASK' applies it to your working tree as
+uncommitted changes, 'repair TASK --task TEXT' continues it with feedback
+and 'reject TASK --yes' removes the worktree and its branch.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
 			workspaceFlag(),
@@ -38,6 +47,7 @@ error's code as status, the message on stderr too).`,
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC`, e.g. 'exec:cargo test' (repeatable)"},
 			&cli.BoolFlag{Name: "yolo", Usage: "approve what would ask, for this run only (denials, budgets and limits still hold)"},
 			&cli.IntFlag{Name: "max-turns", Usage: "turn budget `N` (default: harness.max_turns)"},
+			&cli.BoolFlag{Name: "worktree", Usage: "run in a new git worktree (.fluzodrive/worktrees/TASK, branch fluzo/TASK from HEAD) instead of in place; review, accept, repair or reject its change afterwards"},
 			&cli.BoolFlag{Name: "json", Usage: "print every event and live update as JSON lines"},
 		},
 		Action: runAction,
@@ -66,7 +76,7 @@ func runAction(ctx context.Context, c *cli.Command) error {
 	defer owner.Close()
 	res := owner.Run(ctx, lagent.TaskOptions{
 		Request: c.String("task"), Verify: c.String("verify"), NoVerify: c.Bool("no-verify"), Allow: c.StringSlice("allow"),
-		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")),
+		Yolo: c.Bool("yolo"), MaxTurns: int(c.Int("max-turns")), Worktree: c.Bool("worktree"),
 	})
 	p.result(res)
 	return runner.Silent{Code: res.ExitCode()}

@@ -33,12 +33,14 @@ events, live updates and results as JSON lines on stdout. Commands:
   {"v":1,"id":"13","cmd":"diff","task":"tsk_..."}
   {"v":1,"id":"14","cmd":"status"}  /  "tasks"  /  "task" (with "task")  /  "settings"  /  "capacity"
   {"v":1,"id":"15","cmd":"new_session"}   /  "session" (with "session")   (start_task takes "session")
-  {"v":1,"id":"16","cmd":"config_change","changes":[{"key":"harness.max_turns","value":"40"}],"save":true}
+  {"v":1,"id":"16","cmd":"withdraw_intervention","intervention":"msg_..."}
+  {"v":1,"id":"17","cmd":"sessions","match":"flag","offset":0,"limit":50}  /  "resume_preview" (with "task")
+  {"v":1,"id":"18","cmd":"config_change","changes":[{"key":"harness.max_turns","value":"40"}],"save":true}
 
 An approval answers the operation named by the latest permission.requested
 event; an answer for any other operation is rejected as stale. Interventions
-are delivered in order at the next safe boundary and can be edited until
-then. YOLO set here lasts for this session only. A client that sees a seq gap
+are delivered in order at the next safe boundary and can be edited or
+withdrawn until then. YOLO set here lasts for this session only. A client that sees a seq gap
 re-pages the missing events with "events". On end of input, SIGTERM, SIGINT or
 SIGHUP the running task is cancelled (even while it waits for an approval),
 its outcome recorded within 15 seconds, and serve exits releasing the

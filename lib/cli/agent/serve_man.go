@@ -28,13 +28,15 @@ line_too_long); the line is skipped and later commands are answered.
 
 Task commands (ack data after the arrow):
 
-  start_task  request, [session], [verify], [no_verify], [allow: ["exec:cargo test", ...]]
+  start_task  request, [session], [verify], [no_verify], [allow: ["exec:cargo test", ...]], [worktree: true]
               -> {"state":"starting"}; workspace_busy while a task runs.
               With session the task joins that stored session (not_found when
               unknown); without it the task starts a new session.
               Without a verification command (verify, harness.verify_command
               or one quoted in the request) or "no_verify":true the task fails
               at once with reason verification_not_configured.
+              "worktree":true runs it in a git worktree of its own, as run
+              --worktree does (worktree.created; the result names it).
   approve     operation, [scope: "once" (default) | "task"]
               -> {"operation","verdict":"allow","scope"[,"grant"]}. "task" stores
               a task grant for exactly that operation and returns its id.
@@ -45,7 +47,11 @@ Task commands (ack data after the arrow):
               "state":"delivered".
   edit_intervention   intervention, text -> {"intervention","state":"queued"}
               Editable until delivered; then invalid_request. Unknown ids are
-              not_found.
+              not_found. Recorded as an intervention.edited event.
+  withdraw_intervention intervention -> {"intervention","state":"withdrawn"}
+              Takes a queued intervention back (it is never delivered),
+              recorded as an intervention.withdrawn event; once delivered,
+              invalid_request with "state":"delivered" in its details.
   set_yolo    on -> {"yolo":true|false,"scope":"session"}. Audited as a yolo
               event ({"on","scope"}) under the running task, or without a
               session when idle. Applies to the running task and later tasks
@@ -58,6 +64,18 @@ Task commands (ack data after the arrow):
   resume      task, [allow], [verify], [no_verify] -> {"state":"starting"}; invalid_request unless the
               task is blocked, interrupted or failed. Grants and YOLO of earlier
               attempts are not restored; unknown operations are not replayed.
+  repair      task, feedback, [verify], [no_verify], [allow] -> {"state":"starting"}:
+              a follow-up task in a worktree task's worktree, as fluzo-agent
+              repair starts it; events and result follow like start_task's.
+  review      task -> {"worktree":{...},"files":[...],"diff_id","patch"}: the
+              worktree's change against its base, as review --json shows it.
+  accept      task, [diff_id] -> {"worktree","files","diff_id"} and a
+              worktree.accepted event: the change written into the working
+              tree, uncommitted; worktree_conflict (changing nothing) over
+              your own changes to its files; workspace_busy while a task runs.
+  reject      task, yes: true -> {"worktree"}: the worktree and its branch
+              removed (confirmation_required without yes; workspace_busy
+              while a task runs).
   new_session [title] -> {"session":"ses_..."} and a session.created event: an
               empty session, for clients that name one before its first task
               (fluzo-agent acp).
@@ -75,7 +93,17 @@ Queries (read-only):
   status      -> {"root","pid","state"[,"task","attempt","session","running_for"]}
   tasks       -> {"tasks":[task, ...]}
   session     session -> {"session","tasks":[task, ...]}; not_found when unknown
-  task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"}
+  sessions    [match], [offset], [limit <= 200] -> {"sessions":[{session,
+              "tasks":{"state":count}}],"offset","more"}: one window of the
+              workspace's sessions, newest first; match filters by title or id.
+  resume_preview task -> {"preview":{"resumable","refusal","workspace":
+              {"recorded","current","moved","identity"},"files":{"checked",
+              "stale"},"unknown_operations","dropped_grants","yolo_before",
+              "yolo_now","carried_turns","carried_tokens"}}: what resume would
+              find and drop, computed by resume's own checks; writes nothing.
+  task        task -> {"task","attempts","operations":{"att_...":[...]},"grants"[,"worktree"]}
+              worktree, for a task that ran in one: its path, branch, base,
+              state (active, accepted, rejected, removed) and tasks.
   events      [session], [task], [type], [after], [after_seq], [limit]
               -> {"events":[...],"next":N,"more":bool}. Pages are bounded:
               limit defaults to 1000 and is capped at 10000. after is the

@@ -3,6 +3,7 @@ package storecli
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/josecorral/fluzo/lib/cli/runner"
 	"github.com/josecorral/fluzo/lib/store"
@@ -15,9 +16,11 @@ func fixtureCommand() *cli.Command {
 		Usage: "write a clearly labelled synthetic history for tests and benchmarks",
 		Description: `Adds synthetic sessions (each marked "synthetic": true) with a completed task,
 messages, tool calls and artifacts, derived from --seed. The PRD section 49.2
-large-history fixture is:
+large-history fixture is --large, which stands for:
 
-  fluzo-store fixture --seed 1 --messages 10000 --events 100000 --artifact-bytes 256MiB
+  fluzo-store fixture --seed 1 --sessions 8 --messages 10000 --events 100000 --artifact-bytes 256MiB
+
+(flags given beside --large override its values).
 
 The first artifact is shared by the first two sessions, so purge previews
 show shared artifacts being kept.`,
@@ -28,18 +31,42 @@ show shared artifacts being kept.`,
 			&cli.IntFlag{Name: "events", Value: 300, Usage: "total events `N` (raised when the records need more)"},
 			&cli.StringFlag{Name: "artifact-bytes", Value: "64KiB", Usage: "total artifact content `SIZE` (e.g. 256MiB)"},
 			&cli.IntFlag{Name: "running", Usage: "leave the last `N` sessions mid-task (running attempt, dispatched operation), as after a crash"},
+			&cli.BoolFlag{Name: "large", Usage: "the PRD section 49.2 large-history fixture: 8 sessions, 10000 messages, 100000 events, 256 MiB of artifacts"},
 			jsonFlag(),
 		},
 		Action: runFixture,
 	}
 }
 
+// largeFixture is the §49.2 large history: at least 10000 messages,
+// 100000 events and 256 MiB of artifacts across several tasks; eight
+// sessions make each timeline long (12500 events) and the list a list.
+var largeFixture = map[string]string{"sessions": "8", "messages": "10000", "events": "100000", "artifact-bytes": "256MiB"}
+
+// fixtureValue is a flag's value, or --large's when it is set and the
+// flag is not.
+func fixtureValue(c *cli.Command, name string) string {
+	if v, ok := largeFixture[name]; ok && c.Bool("large") && !c.IsSet(name) {
+		return v
+	}
+	if name == "artifact-bytes" {
+		return c.String(name)
+	}
+	return fmt.Sprint(c.Int(name))
+}
+
+func fixtureInt(c *cli.Command, name string) int {
+	n, _ := strconv.Atoi(fixtureValue(c, name))
+	return n
+}
+
 func runFixture(ctx context.Context, c *cli.Command) error {
-	size, err := store.ParseBytes(c.String("artifact-bytes"))
+	size, err := store.ParseBytes(fixtureValue(c, "artifact-bytes"))
 	if err != nil {
 		return runner.Usage(c, "--artifact-bytes: %s", err)
 	}
-	if c.Int("sessions") < 1 || c.Int("messages") < 0 || c.Int("events") < 0 || c.Int("running") < 0 {
+	sessions, messages, events := fixtureInt(c, "sessions"), fixtureInt(c, "messages"), fixtureInt(c, "events")
+	if sessions < 1 || messages < 0 || events < 0 || c.Int("running") < 0 {
 		return runner.Usage(c, "--sessions must be at least 1; --messages, --events and --running must not be negative")
 	}
 	s, err := openWrite(ctx, c)
@@ -52,8 +79,8 @@ func runFixture(ctx context.Context, c *cli.Command) error {
 	if _, err := s.Admit(ctx, store.DefaultQuota); err != nil {
 		return err
 	}
-	res, err := s.Fixture(ctx, store.FixtureSpec{Seed: c.Uint64("seed"), Sessions: c.Int("sessions"),
-		Messages: c.Int("messages"), Events: c.Int("events"), ArtifactBytes: size, Running: c.Int("running")})
+	res, err := s.Fixture(ctx, store.FixtureSpec{Seed: c.Uint64("seed"), Sessions: sessions,
+		Messages: messages, Events: events, ArtifactBytes: size, Running: c.Int("running")})
 	if err != nil {
 		return err
 	}

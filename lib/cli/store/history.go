@@ -59,7 +59,15 @@ that is not in the store is reported not_found (exit 1). The eval
 labels of the purged sessions' observations (.fluzodrive/eval/labels.jsonl)
 go with them: a label describes history that no longer exists, and it could
 never be exported again. It never touches the workspace, .fluzo, credentials
-or the telemetry archive (see fluzo-observe purge).`,
+or the telemetry archive (see fluzo-observe purge).
+
+Purge also removes abandoned task worktrees (fluzo-agent run --worktree):
+.fluzodrive/worktrees/TASK with its branch fluzo/TASK when the task is not
+in the store (or its session is purged now), when its change was accepted,
+or when a reject was interrupted. A worktree whose change still waits for
+review is kept unless its session is purged. Removing worktrees takes the
+workspace's owner lock; while an owner runs they are left (exit 11 if there are
+any; a purge with none to remove is not refused).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "purge session `ID`"},
 			&cli.BoolFlag{Name: "all", Usage: "purge every session of this repository"},
@@ -98,7 +106,14 @@ func runPurge(ctx context.Context, c *cli.Command) error {
 	if err := printPurge(c, res.Plan, "purged", &res); err != nil {
 		return err
 	}
-	return purgeOutcome(res.Plan, res.Failed)
+	swept, sweepErr := sweepWorktrees(ctx, s)
+	if err := printWorktrees(c, "removed", swept); err != nil {
+		return err
+	}
+	if err := purgeOutcome(res.Plan, res.Failed); err != nil {
+		return err
+	}
+	return sweepErr
 }
 
 // previewPurge is both --dry-run and the refusal without --yes. It opens
@@ -120,7 +135,14 @@ func previewPurge(ctx context.Context, c *cli.Command, ws store.Workspace, sel s
 	if err := printPurge(c, plan, "would purge", nil); err != nil {
 		return err
 	}
-	if c.Bool("dry-run") || !plan.Deletes() {
+	worktrees, err := plannedWorktrees(ctx, s, plan)
+	if err != nil {
+		return err
+	}
+	if err := printWorktrees(c, "would remove", worktrees); err != nil {
+		return err
+	}
+	if c.Bool("dry-run") || (!plan.Deletes() && len(worktrees) == 0) {
 		return purgeOutcome(plan, nil)
 	}
 	return core.Errorf(core.CodeConfirmationRequired, "nothing was deleted: purging needs confirmation").

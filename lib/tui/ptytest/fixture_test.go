@@ -34,7 +34,7 @@ func runWithBinaries(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	root := repoRoot()
-	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/fluzo-tui", "./cmd/fluzo-agent", "./cmd/fluzo-tool", "./cmd/fluzo-sim", "./cmd/fluzo-admit")
+	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/fluzo-tui", "./cmd/fluzo-agent", "./cmd/fluzo-tool", "./cmd/fluzo-sim", "./cmd/fluzo-admit", "./cmd/fluzo-store")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("go build: %v\n%s", err, out)
