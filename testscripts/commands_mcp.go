@@ -274,7 +274,14 @@ func mcpKill(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b, err := os.ReadFile(mcpRunFile(ts, args[0], ".pid"))
 	ts.Check(err)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	// The server runs in the sandbox's PID namespace: the pid it wrote is
+	// its pid there; find it on the host by that (see gone).
+	inner := strings.TrimSpace(string(b))
+	host := liveInnerPID(inner, ts.Getenv("WORK"))
+	if host == "" {
+		ts.Fatalf("no live MCP server %s with pid %s", args[0], inner)
+	}
+	pid, err := strconv.Atoi(host)
 	ts.Check(err)
-	ts.Check(syscall.Kill(-pid, syscall.SIGKILL))
+	ts.Check(syscall.Kill(pid, syscall.SIGKILL))
 }

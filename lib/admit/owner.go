@@ -145,6 +145,11 @@ func tryLock(f *os.File) error {
 	return err
 }
 
+// LockFile is the open lock file whose flock makes this ownership (nil
+// once released): a tool server given a duplicate keeps the lock held,
+// should the owner die, until its commands are gone.
+func (o *Owner) LockFile() *os.File { return o.file }
+
 // Crashed reports whether the previous owner ended without releasing.
 func (o *Owner) Crashed() bool {
 	return o.Record.Previous != nil && o.Record.Previous.State == OwnerCrashed

@@ -57,6 +57,9 @@ type Owner struct {
 	Telemetry *Telemetry
 	// consent is the user's recorded consent for Config.
 	consent consent.Record
+	// lock is the workspace lock's file: each tool server holds a
+	// duplicate, so a killed owner's lock outlives its commands.
+	lock *os.File
 	// settings is the session's configuration as port clients change it
 	// (owner_config.go).
 	settings settingsState
@@ -98,7 +101,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		return nil, err
 	}
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
-		settings: settingsState{ws: ws, opts: o, base: cfg}}
+		lock: own.LockFile(), settings: settingsState{ws: ws, opts: o, base: cfg}}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
 	// catches a tree whose client was never closed).
@@ -106,6 +109,12 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
+	}
+	if ev, ok, err := consent.AuditAdmitted(ctx, st, agreed); err != nil {
+		w.Close()
+		return nil, err
+	} else if ok {
+		w.send(ev)
 	}
 	if w.Recovery.Changed() {
 		for _, ev := range recoveredEvents(ctx, st, w.Recovery) {
@@ -303,6 +312,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
+	spec.Lock = w.lock
 	tc, err := startToolServer(ctx, spec)
 	if err != nil {
 		undo()

@@ -80,19 +80,25 @@ func TestPortQueriesAnswerOrRejectTyped(t *testing.T) {
 		`{"v":1,"id":"f1","cmd":"force_stop","task":"tsk_NONE","yes":true}`,
 		`{"v":1,"id":"x","cmd":"diff","task":"tsk_1","extra":true}`,
 	)
+	// A new store holds only the audit of the consent (--consent) that
+	// admitted the owner: one workspace-wide event.
 	snap := ans["s"]["data"].(map[string]any)
-	if snap["cursor"].(float64) != 0 || len(snap["seqs"].(map[string]any)) != 0 {
-		t.Fatalf("empty store snapshot: %v", snap)
+	if snap["cursor"].(float64) != 1 || len(snap["seqs"].(map[string]any)) != 1 {
+		t.Fatalf("new store snapshot: %v", snap)
 	}
-	// set_yolo while idle is still audited: a session-less yolo event.
+	// set_yolo while idle is still audited: a session-less yolo event
+	// (after the consent audit, streamed when the owner opened).
+	if len(events) == 2 && events[0].Type == core.EvConsentGranted {
+		events = events[1:]
+	}
 	if len(events) != 1 || events[0].Type != core.EvYolo || events[0].Session != "" || !strings.Contains(string(events[0].Data), `"on":true`) {
 		t.Fatalf("yolo audit events: %+v", events)
 	}
 	page := ans["s2"]["data"].(map[string]any)
-	if page["cursor"].(float64) != 1 || len(page["events"].([]any)) != 1 || page["more"] != false {
+	if page["cursor"].(float64) != 2 || len(page["events"].([]any)) != 2 || page["more"] != false {
 		t.Fatalf("subscribe after 0: %v", page)
 	}
-	if got := ans["e4"]["data"].(map[string]any); len(got["events"].([]any)) != 1 {
+	if got := ans["e4"]["data"].(map[string]any); len(got["events"].([]any)) != 2 {
 		t.Fatalf("an oversized limit is capped, not refused: %v", got)
 	}
 	for id, want := range map[string]string{

@@ -29,6 +29,10 @@ type backendSpec struct {
 	Remote   bool
 	Env      []string
 	Settings *tools.Settings
+	// Lock is the owner's workspace lock, which a local fluzo-tool keeps
+	// held while its commands live (nil: none; never sent to a remote
+	// command, whose fluzo-tool locks its own root).
+	Lock *os.File
 }
 
 // toolBackend describes the backend of w's configuration. The local one
@@ -88,7 +92,14 @@ func withTransportEnv(env []string, lookup func(string) (string, bool)) []string
 // started, ends before answering, or speaks another protocol revision is
 // stopped again and named in the error.
 func (b *backendSpec) start(ctx context.Context) (*tools.Client, tools.Hello, error) {
-	c, err := tools.StartCommand(ctx, b.Argv, b.Env)
+	argv, lock := b.Argv, b.Lock
+	if b.Remote {
+		lock = nil
+	} else if lock != nil {
+		// ExtraFiles[0] is the child's descriptor 3.
+		argv = append(append([]string{}, argv...), "--hold-lock-fd", "3")
+	}
+	c, err := tools.StartCommandHolding(ctx, argv, b.Env, lock)
 	if err != nil {
 		return nil, tools.Hello{}, err
 	}

@@ -49,12 +49,15 @@ func running(pid int) bool {
 // the owner's Close of that backend returns, the daemon is dead and
 // reported — so nothing of the tool tree writes after the owner goes on
 // to release the workspace lock. The owner's own child in a session of
-// its own (as gitx starts git) is not touched.
+// its own (as gitx starts git) is not touched. Commands run unconfined
+// here (--sandbox off): a sandboxed command's daemon dies with its PID
+// namespace and never reaches the owner; this is the owner's line of
+// defence for the commands that have no such namespace.
 func TestClosingALostBackendEndsItsStraysBeforeReturning(t *testing.T) {
 	adoptToolOrphans()
 	root := t.TempDir()
 	t.Setenv("FLUZO_AGENT_TEST_AS_TOOL", "1")
-	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "300ms")
+	c, err := tools.StartServer(context.Background(), root, os.Args[0], "--grace", "300ms", "--sandbox", "off")
 	if err != nil {
 		t.Fatal(err)
 	}

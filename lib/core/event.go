@@ -129,6 +129,14 @@ const (
 	// EvMCPToolsChanged records a server's tool list after it announced a
 	// change (notifications/tools/list_changed).
 	EvMCPToolsChanged = "mcp.tools.changed"
+	// EvConsentGranted records the user's consent to a configuration's
+	// destinations (PRD §26): the fingerprint, the redacted destinations,
+	// when and how it was given (the fluzo-admit prompt or --yes, the
+	// --consent flag, the demo's own). Workspace-wide: no session.
+	EvConsentGranted = "consent.granted"
+	// EvConsentRevoked records that fluzo-admit consent revoke removed
+	// every consent of the workspace.
+	EvConsentRevoked = "consent.revoked"
 	// EvWorktreeCreated records that a task runs in its own git worktree
 	// (strategy isolated_worktree): its path relative to the workspace,
 	// branch, base commit and whether the main tree had uncommitted
@@ -171,6 +179,7 @@ var EventTypes = []string{
 	EvToolProcessesEnded,
 	EvInterventionEdited, EvInterventionWithdrawn,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,
+	EvConsentGranted, EvConsentRevoked,
 	EvWorktreeCreated, EvWorktreeAttached, EvWorktreeRepair, EvWorktreeAccepted, EvWorktreeRejected, EvWorktreeRemoved,
 	EvConfigChanged,
 }

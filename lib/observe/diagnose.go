@@ -30,6 +30,8 @@ type Diagnosis struct {
 	Telemetry    ArchiveSummary     `json:"telemetry"`
 	// Sandbox is how the task's commands were confined.
 	Sandbox CommandSandbox `json:"sandbox"`
+	// Consent is the workspace's consent as its audit events tell it.
+	Consent ConsentState `json:"consent"`
 	// Spans is filled only when DiagnoseOptions.Spans asks for it.
 	Spans []Span `json:"spans,omitempty"`
 }
@@ -140,6 +142,9 @@ func Diagnose(ctx context.Context, s *store.Store, taskID string, opts DiagnoseO
 		return Diagnosis{}, err
 	}
 	if err := d.addSandbox(ctx, s); err != nil {
+		return Diagnosis{}, err
+	}
+	if err := d.addConsent(ctx, s); err != nil {
 		return Diagnosis{}, err
 	}
 	d.Telemetry = archiveFor(s.Workspace().Drive(), traces)

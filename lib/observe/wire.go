@@ -30,6 +30,7 @@ type DiagRecord struct {
 	Observations []LayaObservation  `json:"laya_observations"`
 	Telemetry    ArchiveSummary     `json:"telemetry"`
 	Sandbox      CommandSandbox     `json:"sandbox"`
+	Consent      ConsentState       `json:"consent"`
 	Spans        []Span             `json:"spans,omitempty"`
 }
 
@@ -41,5 +42,5 @@ func NewDiagRecord(d *Diagnosis) DiagRecord {
 	}
 	return DiagRecord{V: 1, Type: DiagRecordType, Task: d.Task, Interrupted: d.Interrupted, Resume: d.Resume, Traces: d.Traces, Attempts: d.Attempts, Operations: d.Operations,
 		Failures: failures, Usage: d.Usage, Budget: d.Budget, Compactions: d.Compactions, Observations: d.Observations,
-		Telemetry: d.Telemetry, Sandbox: d.Sandbox, Spans: d.Spans}
+		Telemetry: d.Telemetry, Sandbox: d.Sandbox, Consent: d.Consent, Spans: d.Spans}
 }

@@ -66,10 +66,23 @@ func StartServer(ctx context.Context, root, binary string, extra ...string) (*Cl
 // process's). The agent passes a scrubbed one: fluzo-tool and every
 // command it runs start without provider or telemetry credentials.
 func StartServerEnv(ctx context.Context, root, binary string, env []string, extra ...string) (*Client, error) {
+	return StartServerHolding(ctx, root, binary, env, nil, extra...)
+}
+
+// StartServerHolding is StartServerEnv for an owner holding lock, its
+// workspace lock: the server gets a duplicate and keeps the lock held,
+// should the owner die, until every command it started has exited
+// (proc.Keeper). nil: no lock to hold.
+func StartServerHolding(ctx context.Context, root, binary string, env []string, lock *os.File, extra ...string) (*Client, error) {
 	if binary == "" {
 		binary = "fluzo-tool"
 	}
-	return StartCommand(ctx, append([]string{binary, "serve", "--root", root}, extra...), env)
+	args := []string{binary, "serve", "--root", root}
+	if lock != nil {
+		// ExtraFiles[0] is the child's descriptor 3.
+		args = append(args, "--hold-lock-fd", "3")
+	}
+	return StartCommandHolding(ctx, append(args, extra...), env, lock)
 }
 
 // StartCommand spawns argv as the tool backend and speaks the protocol
@@ -79,12 +92,22 @@ func StartServerEnv(ctx context.Context, root, binary string, env []string, extr
 // as given, never through a shell; env is its whole environment (nil:
 // this process's).
 func StartCommand(ctx context.Context, argv []string, env []string) (*Client, error) {
+	return StartCommandHolding(ctx, argv, env, nil)
+}
+
+// StartCommandHolding is StartCommand passing lock as the child's
+// descriptor 3 (nil: none), for a local fluzo-tool that keeps the owner's
+// workspace lock held.
+func StartCommandHolding(ctx context.Context, argv []string, env []string, lock *os.File) (*Client, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, core.Errorf(core.CodeConfigurationRequired, "the tool backend command is empty").
 			WithHint(`set [tools] backend = ["fluzo-tool", "serve", "--root", "DIR"] or leave it out`)
 	}
 	binary := argv[0]
 	cmd := exec.Command(binary, argv[1:]...)
+	if lock != nil {
+		cmd.ExtraFiles = []*os.File{lock}
+	}
 	cmd.Env = env
 	tail := &stderrTail{}
 	cmd.Stderr = tail

@@ -118,6 +118,8 @@ func (s *Server) runProcess(ctx context.Context, id string, argv []string, cwd s
 		// exec and shell hold the exclusive lock: no other child runs.
 		AdoptOrphans: s.opts.Subreaper,
 		Prepare:      box.prepare,
+		Reaper:       box.reaper,
+		Track:        s.opts.Keeper.Track,
 	})
 	if err != nil {
 		return nil, err

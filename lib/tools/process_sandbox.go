@@ -19,6 +19,9 @@ type commandSandbox struct {
 	effective sandbox.Effective
 	// prepare adds namespaces to the spawn (nil: none).
 	prepare func(*syscall.SysProcAttr)
+	// reaper: the launcher runs the command as its PID namespace's init
+	// and takes the control socket (proc.Spec.Reaper).
+	reaper bool
 }
 
 // sandboxCommand wraps argv (argv[0] resolved) in the sandbox launcher
@@ -30,11 +33,11 @@ func (s *Server) sandboxCommand(argv, env []string, cwd string) (*commandSandbox
 	}
 	c, err := sandbox.Wrap(sandbox.Request{Settings: s.opts.Sandbox, Launcher: s.opts.Launcher, Argv: argv, Env: setEnv(env, "TMPDIR", tmp),
 		Workspace: s.root.Dir(), Temp: tmp, Cwd: cwd, Binds: &s.binds,
-		Unset: "the program embedding fluzo-tool's server configured no sandbox"})
+		Unset: "the program embedding fluzo-tool's server configured no sandbox", Control: true})
 	if err != nil {
 		return nil, err
 	}
-	return &commandSandbox{argv: c.Argv, env: c.Env, effective: c.Effective, prepare: c.Prepare}, nil
+	return &commandSandbox{argv: c.Argv, env: c.Env, effective: c.Effective, prepare: c.Prepare, reaper: c.Control}, nil
 }
 
 // refusalSigns are how programs report an access the sandbox refused.

@@ -63,6 +63,9 @@ type Options struct {
 	// enforces it (default: this executable).
 	Sandbox  sandbox.Settings
 	Launcher string
+	// Keeper, when set, tracks every sandboxed command's launcher so the
+	// owner's workspace lock outlives the tool tree (see proc.Keeper).
+	Keeper *proc.Keeper
 }
 
 // Server answers tool requests beneath one root. Reads run concurrently;
@@ -145,6 +148,7 @@ func (s *Server) Close() error {
 	if s.rootLock != nil {
 		s.rootLock.Close()
 	}
+	s.opts.Keeper.Close()
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
 		s.tmpLock.Close()

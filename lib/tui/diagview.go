@@ -96,7 +96,27 @@ func (a *App) diagLines() []line {
 	out = append(out, telemetryLines(d)...)
 	out = append(out, heading("Correlated events (this task's timeline)"))
 	out = append(out, a.correlatedLines(d)...)
-	return out
+	out = append(out, heading("Consent"))
+	return append(out, consentLines(d.Consent)...)
+}
+
+// consentLines: granted (when, how, fingerprint, each destination), not
+// granted (revoked, or no consent event), or unknown from a runtime that
+// does not say.
+func consentLines(c *consentState) []line {
+	switch {
+	case c == nil:
+		return []line{field("state", "unknown")}
+	case c.State == "granted":
+		out := []line{field("state", "granted "+safeLine(c.GrantedAt)+" ("+safeLine(c.How)+")"), field("fingerprint", safeLine(c.Fingerprint))}
+		for _, d := range c.Destinations {
+			out = append(out, field("  "+safeLine(d.Purpose), safeLine(d.URL)+" ("+safeLine(d.Class)+")"))
+		}
+		return out
+	case c.State == "revoked":
+		return []line{field("state", "not granted (revoked "+safeLine(c.RevokedAt)+")")}
+	}
+	return []line{field("state", "not granted (no consent event recorded)")}
 }
 
 // errorLines: the result's error with its code, message and hint, then

@@ -6,7 +6,9 @@ import "github.com/josecorral/fluzo/lib/tui/theme"
 // new input is never ambiguous (PRD §17.1, §30 Tasks): a new task, the
 // running task as an intervention, or the queued message being edited.
 func (a *App) composerTarget() (string, theme.Token) {
-	task := safeLine(a.task.id)
+	// The short id, as toasts show it: the full one pushed the label off
+	// an 80-column composer.
+	task := safeLine(shortTask(a.task.id))
 	if task == "" {
 		task = "the starting task"
 	} else {

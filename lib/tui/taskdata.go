@@ -82,6 +82,23 @@ type diagRecord struct {
 		} `json:"health"`
 		Note string `json:"note"`
 	} `json:"telemetry"`
+	// Consent is nil from a runtime that does not report it.
+	Consent *consentState `json:"consent"`
+}
+
+// consentState is the workspace's consent as the diagnosis reports it
+// from the store's consent events.
+type consentState struct {
+	State        string `json:"state"`
+	GrantedAt    string `json:"granted_at"`
+	Fingerprint  string `json:"fingerprint"`
+	How          string `json:"how"`
+	RevokedAt    string `json:"revoked_at"`
+	Destinations []struct {
+		Purpose string `json:"purpose"`
+		URL     string `json:"url"`
+		Class   string `json:"class"`
+	} `json:"destinations"`
 }
 
 // taskData holds the port's answers for the views.

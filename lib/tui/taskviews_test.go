@@ -24,7 +24,9 @@ func diagAnswer(task, state string, requests, unknown int, in, out int64, cost s
  "operations":{"total":3,"by_state":{"succeeded":2,"failed":1},"unknown":0},"failures":["operation op_3 (exec) failed: exit status 101"],
  "usage":{"requests":%d,"input_tokens":%d,"output_tokens":%d,"unknown_usage_requests":%d,"complete":%v},"budget_events":[],"compactions":[{"id":"cmp_1","session":"ses_1","before_tokens":9000,"after_tokens":null,"artifact":"art_7"}],"laya_observations":[{"id":"lo_1","kind":"risk","label":"wide rewrite"}],
  "telemetry":{"archive":".fluzo/telemetry","spans":12,"error_spans":0,"logs":3,"incomplete_records":0,"estimated_cost":%s,
-  "health":{"v":1,"type":"telemetry.health","state":"degraded","gaps":true,"sinks":[{"name":"otlp.traces","signal":"traces","state":"degraded","dropped":{"queue_full":4}}]}}}}`,
+  "health":{"v":1,"type":"telemetry.health","state":"degraded","gaps":true,"sinks":[{"name":"otlp.traces","signal":"traces","state":"degraded","dropped":{"queue_full":4}}]}},
+ "consent":{"state":"granted","granted_at":"2026-12-01T09:30:00Z","fingerprint":"sha256:41bf057ceed8b17dd479c55f615ab35f43afcfa0bcc5aa7c614def937b6bf719","how":"yes","via":"fluzo-admit consent",
+  "destinations":[{"key":"models.coder.base_url","purpose":"model coder","url":"http://127.0.0.1:8080/v1","class":"loopback","auth":"none"}]}}}`,
 		task, state, task, state, requests, in, out, unknown, unknown == 0, cost)
 }
 

@@ -32,6 +32,13 @@ var views = []struct {
 		h.keys(key(tcell.KeyCtrlD))
 		h.ack(diagAnswer("tsk_1", "failed", 4, 1, 1200, 300, unpriced))
 	}},
+	// The end of the diagnosis: telemetry, then the workspace's consent.
+	{"diagnostics-consent", func(h *harness) {
+		running(h)
+		h.keys(key(tcell.KeyCtrlD))
+		h.ack(diagAnswer("tsk_1", "failed", 4, 1, 1200, 300, unpriced))
+		h.keys(key(tcell.KeyPgDn), key(tcell.KeyPgDn), key(tcell.KeyPgDn), key(tcell.KeyPgDn))
+	}},
 }
 
 var viewSizes = [][2]int{{80, 24}, {120, 40}, {160, 50}}

@@ -35,6 +35,13 @@ Consent is stored privately under ${XDG_STATE_HOME:-~/.local/state}/fluzo/consen
 never in the workspace: a cloned repository's .fluzo or a copied .fluzodrive/
 carries no consent.
 
+Every grant and revoke is also an audit event in the workspace's store
+(consent.granted: fingerprint, redacted destinations, when and how;
+consent.revoked), written at once when the store exists. A consent given
+before there is a store (a fresh clone, or the first run's --consent) is
+written by the agent that it admits, when it creates the store; the consent
+file stays the only thing that authorizes.
+
 A destination that is plain HTTP to a host that is not loopback needs, on top,
 the explicit warned exception --allow-http URL, naming that destination as
 "show" lists it; nothing else (not --yes, not fluzo-agent --consent) accepts it.`,
@@ -148,7 +155,21 @@ func consentGrant(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	fmt.Fprintf(w, "consent recorded for %s (%s)\n", termsafe.Line(sc.Workspace.Root), rec.Fingerprint)
+	audited, err := consent.AuditGrant(ctx, sc.Workspace, rec)
+	if err != nil {
+		return err
+	}
+	auditLine(w, audited, core.EvConsentGranted, "the first task records it when it creates the store")
 	return nil
+}
+
+// auditLine says where the grant or revoke's audit event went.
+func auditLine(w io.Writer, audited bool, typ, otherwise string) {
+	if audited {
+		fmt.Fprintf(w, "audit: %s recorded in the workspace store\n", typ)
+	} else {
+		fmt.Fprintf(w, "audit: no workspace store yet; %s\n", otherwise)
+	}
 }
 
 // confirmed asks once and reads one line: only y or yes agrees, so end
@@ -173,6 +194,11 @@ func consentRevoke(ctx context.Context, c *cli.Command) error {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "revoked %d consent record(s) for %s\n", n, termsafe.Line(ws.Root))
+	audited, err := consent.AuditRevoke(ctx, ws, n)
+	if err != nil {
+		return err
+	}
+	auditLine(c.Root().Writer, audited, core.EvConsentRevoked, "nothing ran here under the consent it removed")
 	return nil
 }
 

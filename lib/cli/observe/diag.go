@@ -21,7 +21,9 @@ archived model-call spans carry with its provenance (unknown without a
 configured price, never zero), budget events,
 compactions, Laya observations (labelled as observations), and the local
 telemetry archive's spans and logs for those traces with the last health
-snapshot. It reads the store read-only and executes nothing.`,
+snapshot, and the workspace's consent as its consent.granted/consent.revoked
+events tell it (granted: when, how, fingerprint, destinations; or not
+granted). It reads the store read-only and executes nothing.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one observe.diag JSON record"},
 			&cli.BoolFlag{Name: "spans", Usage: "also list the task's archived spans as trees, with timing and outcome"},

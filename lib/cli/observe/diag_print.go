@@ -42,6 +42,7 @@ func printDiag(w io.Writer, d *observe.Diagnosis) {
 	}
 	fmt.Fprintf(w, "operations: %d (%s)\n", d.Operations.Total, dash(strings.Join(parts, ", ")))
 	printSandbox(w, d.Sandbox)
+	fmt.Fprintf(w, "consent: %s\n", clean(d.Consent.Text(), 400))
 	fmt.Fprintf(w, "failures: %d\n", len(d.Failures))
 	for _, f := range d.Failures {
 		fmt.Fprintf(w, "  %s\n", clean(f.String(), 200))

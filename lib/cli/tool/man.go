@@ -123,7 +123,28 @@ directly; any other user's children start in their own user namespace that
 maps only that user's uid and gid (the launcher holds CAP_SYS_ADMIN there
 just long enough to bind, then drops it). Where user namespaces are refused
 (a kernel or security-module restriction, found by a probe on the first
-command) they stay writable by the child ("protected":"checked_after").
+command) and fluzo-tool lacks CAP_SYS_ADMIN, commands are refused with
+sandbox_unavailable: the same privilege makes the command's PID namespace.
+
+Each command runs in a PID namespace of its own whose init is the launcher:
+it forks the command, reaps every orphan of the namespace, mounts the
+namespace's own /proc (so $$, /proc/self and ps agree, and no process
+outside the namespace is listed) and, when the command ends, reports its
+exit status to fluzo-tool and stays until fluzo-tool has stopped what the
+command left (SIGTERM, grace, SIGKILL; named under "ended"). When the
+launcher dies — with fluzo-tool, through its parent-death signal, even when
+the owner and fluzo-tool are SIGKILLed at the same instant — the kernel
+kills every process of the namespace, daemons in sessions of their own
+included. The owner's workspace lock outlives them: given the lock
+(fluzo-agent passes it), serve starts a lock keeper (its own session, no
+parent-death signal) holding a duplicate of the lock descriptor and a pidfd
+of every launcher, and a launcher starts its command only once the keeper
+has it. When serve is gone the keeper waits for every launcher to exit — a
+PID namespace's init exits only after the kernel killed and reaped every
+process of the namespace — and only then closes the lock, so a later owner
+cannot take the workspace while a command could still write. (Without the
+keeper a SIGKILLed owner's lock was free up to 263 ms, measured on a loaded
+two-core machine, before its commands were gone.)
 A protected name that does not exist yet (a repository without .fluzo) has
 nothing to bind, so the child can create it; the check below reports it. Either way, after every command fluzo-tool
 compares the identity and content of .git/config, HEAD, hooks/ and info/,
@@ -137,9 +158,8 @@ Where the kernel has no Landlock, exec and shell fail with
 sandbox_unavailable (exit 1) and nothing runs; file tools still work.
 --sandbox off runs children unconfined and the result says so.
 
-Not covered: UDP (DNS included) and connections to named unix sockets; reads
-of /proc (other processes' details, as the same user allows); processes
-outside Fluzo running as the same user, which can still read and write all
+Not covered: UDP (DNS included) and connections to named unix sockets;
+processes outside Fluzo running as the same user, which can still read and write all
 the user's files; and git metadata outside the root (a worktree's .git file
 points there, and the child cannot read it).
 
@@ -154,9 +174,10 @@ stdout and stderr keeps its first and last --capture-limit/2 bytes, with a
 marker and the total byte count; the pipes are drained to the end.
 
 When the leader exits, remaining members of its group, its session and its
-descendants get SIGTERM, the grace period, then SIGKILL. fluzo-tool is a child
-subreaper, so grandchildren that double-fork into a new session are adopted
-and stopped too. The result reports exit_code or signal, duration_ms,
+descendants get SIGTERM, the grace period, then SIGKILL. A sandboxed command
+is the child of its PID namespace's init, so grandchildren that double-fork
+into a new session stay in the namespace and are stopped too; unsandboxed
+(--sandbox off), fluzo-tool is a child subreaper and adopts them. The result reports exit_code or signal, duration_ms,
 timed_out, cancelled, killed, truncation flags, the processes that outlived the
 leader and were stopped (ended: pid and command) and any process whose end
 could not be confirmed (unconfirmed). A timeout (timeout_seconds, default 120; the

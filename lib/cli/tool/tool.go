@@ -38,6 +38,7 @@ func serverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "sandbox-network", Value: sandbox.NetworkDeny, Usage: "TCP for sandboxed children: deny or allow"},
 		&cli.StringSliceFlag{Name: "sandbox-write", Usage: "absolute PATH sandboxed children may also write beneath (repeatable)"},
 		&cli.StringSliceFlag{Name: "sandbox-read", Usage: "absolute PATH sandboxed children may also read and execute beneath (repeatable)"},
+		&cli.IntFlag{Name: "hold-lock-fd", Hidden: true, Usage: "internal: descriptor FD is the owner's workspace lock, held until every command is gone"},
 	}
 }
 
@@ -83,7 +84,7 @@ the workspace minus .git, .fluzo and .fluzodrive, a private TMPDIR and the
 build caches; no home directory; no TCP) in their own session with stdin
 closed, an explicit environment and bounded output. Git tools run no repository-configured
 helper. Policy is the caller's job; confinement is always fluzo-tool's.`,
-		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand(), sandboxExecCommand()},
+		Commands: []*cli.Command{serveCommand(), callCommand(), schemaCommand(), baselineCommand(), diffCommand(), sandboxExecCommand(), lockKeeperCommand()},
 	}
 }
 
@@ -105,9 +106,10 @@ SIGKILL), writes every outstanding result, and exits 0 — at once, with no
 grace, when its parent (the owner holding the workspace lock) is gone.
 
 No child outlives the server: each dies with it (parent-death signal, even
-when fluzo-tool is SIGKILLed), and serve is a child subreaper, so a daemon
-that a command double-forks into a session of its own is reparented to it
-and ended with the request, or at the latest before serve exits. Every child
+when fluzo-tool is SIGKILLed), a sandboxed command's daemons die with its PID
+namespace, and serve is a child subreaper, so a daemon that an unsandboxed
+command double-forks into a session of its own is reparented to it and ended
+with the request, or at the latest before serve exits. Every child
 serve starts runs with no_new_privs, which all its descendants inherit: no
 setuid program gains privileges, and an owner can recognise the tree's
 orphans.`,
@@ -145,7 +147,46 @@ func newServer(c *cli.Command) (*tools.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Keeper, err = startKeeper(c); err != nil {
+		return nil, err
+	}
 	return tools.NewServer(opts)
+}
+
+// startKeeper starts the lock keeper for the owner's lock descriptor
+// --hold-lock-fd, if given, and closes this process's copy: the owner and
+// the keeper hold it.
+func startKeeper(c *cli.Command) (*proc.Keeper, error) {
+	fd := c.Int("hold-lock-fd")
+	if fd <= 0 {
+		return nil, nil
+	}
+	lock := os.NewFile(uintptr(fd), "owner-lock")
+	if lock == nil {
+		return nil, runner.Usage(c, "--hold-lock-fd %d is not an open descriptor", fd)
+	}
+	defer lock.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, core.Wrap(err, core.CodeFailed, "cannot find fluzo-tool's own executable for the lock keeper")
+	}
+	return proc.StartKeeper(exe, lock)
+}
+
+// lockKeeperCommand is the process that holds the owner's workspace lock
+// until every command of this server has exited (see proc.Keeper).
+// Hidden: only fluzo-tool serve starts it.
+func lockKeeperCommand() *cli.Command {
+	return &cli.Command{
+		Name:            proc.KeeperCommand,
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Usage:           "internal: hold the owner's lock until every command is gone",
+		Action: func(ctx context.Context, c *cli.Command) error {
+			os.Exit(proc.RunKeeper())
+			return nil
+		},
+	}
 }
 
 func callCommand() *cli.Command {

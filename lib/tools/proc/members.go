@@ -49,7 +49,7 @@ func members(leader int, adopt bool) []procInfo {
 	if adopt {
 		self := os.Getpid()
 		for pid, info := range all {
-			if info.ppid == self && pid != leader {
+			if info.ppid == self && pid != leader && !isOwnHelper(pid) {
 				if info.state == 'Z' {
 					reap(pid)
 					continue

@@ -29,6 +29,17 @@ type Spec struct {
 	// Prepare, when set, adjusts the child's SysProcAttr before the
 	// spawn (the command sandbox adds namespaces there).
 	Prepare func(*syscall.SysProcAttr)
+	// Reaper says Argv[0] runs the command as its child, as the init of
+	// its PID namespace (the sandbox launcher): it gets a control socket
+	// on ReaperFD, reports the command's wait status there when the
+	// command ends and exits when the socket is closed. The command's end
+	// is then the leader's end, and what it left is swept (with grace,
+	// and named) before the reaper and its namespace go.
+	Reaper bool
+	// Track, with Reaper, is given a pidfd of the started reaper before
+	// it may start its command (the lock keeper's Track); an error stops
+	// it unstarted.
+	Track func(pidfd int) error
 }
 
 // EnableSubreaper makes the calling process the reaper of orphaned
@@ -75,6 +86,10 @@ type Process struct {
 	stdout   *capture
 	stderr   *capture
 	exited   chan struct{}
+	exitOnce sync.Once
+	// control is a Reaper's socket; reported the command's status it sent.
+	control  *os.File
+	reported *unix.WaitStatus
 	mu       sync.Mutex
 	timedOut bool
 	cancel   bool
@@ -102,12 +117,33 @@ func Start(spec Spec) (*Process, error) {
 	}
 	// Pipes still held by an escaped descendant must not block the report.
 	cmd.WaitDelay = 2 * time.Second
-	if err := forkMarked(cmd.Start); err != nil {
+	var theirs *os.File
+	pidfd := -1
+	if spec.Reaper {
+		cmd.SysProcAttr.PidFD = &pidfd
+		var err error
+		if p.control, theirs, err = controlPair(); err != nil {
+			return nil, core.Wrap(err, "spawn_failed", "cannot create the command's control socket: "+err.Error())
+		}
+		cmd.ExtraFiles = []*os.File{theirs}
+	}
+	err := forkMarked(cmd.Start)
+	if theirs != nil {
+		theirs.Close()
+	}
+	if err != nil {
+		p.release()
 		return nil, core.Wrap(err, "spawn_failed", "cannot start "+spec.Argv[0]+": "+spawnReason(err)).
 			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
 	}
 	p.cmd, p.pid, p.started = cmd, cmd.Process.Pid, time.Now()
+	if err := p.letStart(pidfd); err != nil {
+		return nil, err
+	}
 	go p.watchLeader()
+	if p.control != nil {
+		go p.watchReport()
+	}
 	return p, nil
 }
 
@@ -134,8 +170,10 @@ func (p *Process) watchLeader() {
 			break
 		}
 	}
-	close(p.exited)
+	p.markExited()
 }
+
+func (p *Process) markExited() { p.exitOnce.Do(func() { close(p.exited) }) }
 
 // Owns reports whether pid is the leader or a live member of this child's
 // group, session or descendants.
@@ -230,6 +268,7 @@ func (p *Process) Wait() Outcome {
 		}
 	}
 	ended, unconfirmed := p.sweep()
+	p.release()
 	err := p.cmd.Wait()
 	o := p.outcome(err, unconfirmed)
 	o.Ended = ended
@@ -295,7 +334,14 @@ func (p *Process) outcome(waitErr error, unconfirmed []Survivor) Outcome {
 	p.mu.Lock()
 	o.TimedOut, o.Cancelled, o.Killed = p.timedOut, p.cancel, p.killed
 	p.mu.Unlock()
-	if st := p.cmd.ProcessState; st != nil {
+	if p.reported != nil {
+		if ws := *p.reported; ws.Signaled() {
+			o.Signal = unix.SignalName(ws.Signal())
+		} else {
+			code := ws.ExitStatus()
+			o.ExitCode = &code
+		}
+	} else if st := p.cmd.ProcessState; st != nil {
 		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			o.Signal = unix.SignalName(ws.Signal())
 		} else {

@@ -91,7 +91,7 @@ func (s Strays) List() []Survivor {
 	own := all[self]
 	var roots []int
 	for pid, info := range all {
-		if info.ppid != self || !s.adoptedStray(pid, info, own) {
+		if info.ppid != self || isOwnHelper(pid) || !s.adoptedStray(pid, info, own) {
 			continue
 		}
 		if info.state == 'Z' {

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -35,8 +36,10 @@ func LauncherArgv(launcher string, plan *Plan, argv []string) ([]string, error) 
 }
 
 // Launch is the launcher: it decodes the plan, confines the process and
-// replaces it with argv (argv[0] an absolute path). It returns only on
-// failure, before anything of the command ran.
+// runs argv (argv[0] an absolute path) as its only child, as the init of
+// the command's PID namespace (see reaper.go). It returns only on
+// failure, before anything of the command ran; otherwise it exits with
+// the command.
 func Launch(planJSON string, argv []string) error {
 	var plan Plan
 	if err := json.Unmarshal([]byte(planJSON), &plan); err != nil {
@@ -46,19 +49,35 @@ func Launch(planJSON string, argv []string) error {
 	if len(argv) == 0 {
 		return core.Errorf(core.CodeInvalidRequest, "sandbox-exec needs a program after the plan")
 	}
+	// The launcher is the init of a new PID namespace (see reaper.go); its
+	// handlers must be in place before anything else can happen to it.
+	sigs := catchSignals()
+	if os.Getpid() != 1 {
+		return Unavailable("the launcher was not started in a PID namespace of its own (no init to end the command's processes with it)")
+	}
+	control := controlSocket(plan.Control)
 	// Everything below acts on the calling thread (the mount namespace,
 	// no_new_privs' companion restriction and the Landlock domain are
 	// per-thread until exec), so it must all run on one thread, the one
-	// that execs.
+	// that forks the command.
 	runtime.LockOSThread()
-	parent := os.Getppid()
-	if len(plan.ReadOnly) > 0 {
-		if err := bindReadOnly(plan.ReadOnly); err != nil {
-			return Unavailable("cannot bind the protected paths read-only: " + err.Error())
-		}
-		if err := reenter(plan.Cwd); err != nil {
-			return Unavailable(err.Error())
-		}
+	stat, err := os.Open("/proc/self/stat")
+	if err != nil {
+		return Unavailable("cannot read the launcher's own /proc entry: " + err.Error())
+	}
+	defer stat.Close()
+	parent := hostParent(stat)
+	if err := bindReadOnly(plan.ReadOnly); err != nil {
+		return Unavailable("cannot bind the protected paths read-only: " + err.Error())
+	}
+	// Without its own /proc (a kernel refuses procfs in a user namespace
+	// when the host's /proc is partly masked, as in many containers) the
+	// command still runs in its PID namespace, which is what ends its
+	// daemons; it then sees the host's /proc, where /proc/self is right
+	// and /proc/$$ is not.
+	_ = mountOwnProc()
+	if err := reenter(plan.Cwd); err != nil {
+		return Unavailable(err.Error())
 	}
 	// A launcher started in its own user namespace holds CAP_SYS_ADMIN
 	// there as an ambient capability; the command must not inherit it.
@@ -74,18 +93,29 @@ func Launch(planJSON string, argv []string) error {
 	if err := enforce(&plan); err != nil {
 		return Unavailable(err.Error())
 	}
-	if err := dieWithParent(parent); err != nil {
+	if err := dieWithParent(stat, parent); err != nil {
 		return err
 	}
-	err := syscall.Exec(argv[0], argv, os.Environ())
-	return core.Wrap(err, "spawn_failed", "cannot start "+argv[0]+": "+err.Error()).
-		WithHint("check the program path and permissions")
+	return superviseCommand(argv, control, sigs)
+}
+
+// controlSocket is the launcher's end of fluzo-tool's control socket
+// (proc.ReaperFD), nil when the plan says there is none. It is kept from
+// the command.
+func controlSocket(present bool) *os.File {
+	if !present {
+		return nil
+	}
+	unix.CloseOnExec(proc.ReaperFD)
+	return os.NewFile(uintptr(proc.ReaperFD), "control")
 }
 
 // bindReadOnly gives the thread a private mount namespace in which each
 // existing path is bound read-only over itself. Landlock then forbids the
 // command to change mounts, so it cannot undo the binding.
 func bindReadOnly(paths []string) error {
+	// Unshared even with nothing to bind: the command's /proc is mounted
+	// in it.
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return &os.SyscallError{Syscall: "unshare(CLONE_NEWNS)", Err: err}
 	}
@@ -160,16 +190,17 @@ func SiblingLauncher() string {
 	return cand
 }
 
-// dieWithParent re-arms the parent-death signal just before the exec: the
-// confinement steps above change this thread's credentials, which can
-// clear the signal fluzo-tool's fork set, and then a command would
-// outlive a killed fluzo-tool. A parent that is already gone means the
+// dieWithParent re-arms the parent-death signal just before the command
+// starts: the confinement steps above change this thread's credentials,
+// which can clear the signal fluzo-tool's fork set, and then the launcher
+// (and with it the namespace) would outlive a killed fluzo-tool. A parent
+// that is already gone — the host's /proc names another one — means the
 // command must not start at all.
-func dieWithParent(parent int) error {
+func dieWithParent(stat *os.File, parent int) error {
 	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
 		return Unavailable("cannot set the parent-death signal: " + err.Error())
 	}
-	if os.Getppid() != parent {
+	if hostParent(stat) != parent {
 		return Unavailable("fluzo-tool exited before the command started")
 	}
 	return nil

@@ -41,8 +41,37 @@ func runConfined(t *testing.T, plan *Plan, script string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	if MountsWork() {
+		inPIDNamespace(cmd.SysProcAttr)
+	} else {
+		InUserNamespace(cmd.SysProcAttr)
+	}
 	out, _ := cmd.CombinedOutput()
 	return string(out)
+}
+
+// A launcher started without a PID namespace of its own could not end a
+// daemon the command leaves: it refuses to run the command at all.
+func TestLaunchOutsideAPIDNamespaceFailsClosed(t *testing.T) {
+	exe, _ := os.Executable()
+	plan := NewPlan(Input{ABI: ABI(), Workspace: t.TempDir(), Temp: t.TempDir(), Env: []string{"PATH=/usr/bin:/bin"}})
+	argv, _ := LauncherArgv(exe, plan, []string{"/bin/sh", "-c", "echo RAN"})
+	out, _ := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if strings.Contains(string(out), "RAN") || !strings.Contains(string(out), "PID namespace") {
+		t.Fatalf("a launcher outside a PID namespace ran the command:\n%s", out)
+	}
+}
+
+// The command sees its own namespace's processes under the pids it has
+// there: $$ and /proc/self agree, and fluzo-tool's (here the test's)
+// process is not listed.
+func TestCommandSeesItsOwnProc(t *testing.T) {
+	plan := NewPlan(Input{ABI: ABI(), Workspace: t.TempDir(), Temp: t.TempDir(), Env: []string{"PATH=/usr/bin:/bin"}})
+	out := runConfined(t, plan, fmt.Sprintf(`read self rest </proc/self/stat; [ "$self" = "$$" ] && echo SAME-PID; [ -e /proc/%d ] && echo SEES-HOST; [ -e /proc/1/stat ] && echo HAS-INIT`, os.Getpid()))
+	if !strings.Contains(out, "SAME-PID") || !strings.Contains(out, "HAS-INIT") || strings.Contains(out, "SEES-HOST") {
+		t.Fatalf("the command's /proc is not its own namespace's:\n%s", out)
+	}
 }
 
 func TestLaunchEnforcesThePlan(t *testing.T) {

@@ -30,6 +30,9 @@ type Plan struct {
 	// old one, where the binds are not seen, and re-enters it by this path
 	// (checking it is the same directory).
 	Cwd string `json:"cwd,omitempty"`
+	// Control says the launcher's fd proc.ReaperFD is fluzo-tool's control
+	// socket (proc.Spec.Reaper).
+	Control bool `json:"control,omitempty"`
 }
 
 // Input is what a plan is computed from.

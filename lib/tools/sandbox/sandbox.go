@@ -73,8 +73,9 @@ type Effective struct {
 	Network string `json:"network,omitempty"`
 	// Protected says how .git, .fluzo and .fluzodrive were kept
 	// unwritable: "read_only_mount" (a private mount namespace binds them
-	// read-only) or "checked_after" (Landlock cannot carve them out of the
-	// writable workspace here; changes are detected after the command).
+	// read-only). A command that cannot have one is refused now; records
+	// from before may say "checked_after" (not bound, only compared after
+	// the command).
 	Protected string `json:"protected,omitempty"`
 	// Reason explains an "off" mode.
 	Reason string `json:"reason,omitempty"`

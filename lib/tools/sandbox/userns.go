@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// InUserNamespace makes a child start in a new user and mount namespace
+// InUserNamespace makes a child start in a new user, mount and PID namespace
 // that maps only the caller's own uid and gid onto themselves, so a
 // process without CAP_SYS_ADMIN can still give its launcher the private
 // mount namespace the read-only binds need. Nothing else changes: the
@@ -19,7 +19,7 @@ import (
 // 0 there) just long enough to bind; it clears it before the command.
 func InUserNamespace(a *syscall.SysProcAttr) {
 	uid, gid := os.Getuid(), os.Getgid()
-	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	a.GidMappingsEnableSetgroups = false

@@ -31,6 +31,11 @@ type Request struct {
 	// Unset explains the unconfined start when Settings.Mode is ""
 	// (the embedder configured no sandbox).
 	Unset string
+	// Control says the spawn gives the launcher a control socket
+	// (proc.Spec.Reaper): the launcher then reports the command's status
+	// there and waits to be released, so fluzo-tool can sweep what the
+	// command left in its namespace first.
+	Control bool
 }
 
 // Command is a confined start: the argv to spawn (the launcher's, when
@@ -41,6 +46,9 @@ type Command struct {
 	Env       []string
 	Effective Effective
 	Prepare   func(*syscall.SysProcAttr)
+	// Control: the spawn must give the launcher its control socket
+	// (proc.Spec.Reaper), as Request.Control asked.
+	Control bool
 }
 
 // Wrap wraps r.Argv in the sandbox launcher. Without Landlock it fails
@@ -68,35 +76,34 @@ func Wrap(r Request) (*Command, error) {
 	}
 	plan := NewPlan(Input{Settings: r.Settings, ABI: abi, Workspace: r.Workspace, Temp: r.Temp, Protected: ProtectedPaths(r.Workspace), Env: r.Env, Cwd: r.Cwd})
 	eff := Effective{Mode: ModeLandlock, ABI: abi, Network: plan.Network, Protected: "read_only_mount"}
-	var prepare func(*syscall.SysProcAttr)
+	plan.Control = r.Control
+	// Every command runs in a PID namespace of its own whose init is the
+	// launcher (see reaper.go); the same privilege makes it and the mount
+	// namespace of the read-only binds, so a machine that allows neither
+	// way fails closed.
+	prepare := inPIDNamespace
 	switch r.Binds.method(r.Launcher, abi) {
 	case bindInUserNamespace:
 		prepare = InUserNamespace
 	case bindNone:
-		plan.ReadOnly = nil
-		eff.Protected = "checked_after"
+		return nil, Unavailable("neither this process (no CAP_SYS_ADMIN) nor a user namespace of its own (refused here) can give the command a PID and mount namespace")
 	}
-	eff.Refuses = refusesText(plan, eff.Protected)
+	eff.Refuses = refusesText(plan)
 	wrapped, err := LauncherArgv(r.Launcher, plan, r.Argv)
 	if err != nil {
 		return nil, err
 	}
-	return &Command{Argv: wrapped, Env: r.Env, Effective: eff, Prepare: prepare}, nil
+	return &Command{Argv: wrapped, Env: r.Env, Effective: eff, Prepare: prepare, Control: r.Control}, nil
 }
 
-func refusesText(p *Plan, protected string) string {
+func refusesText(p *Plan) string {
 	t := "writes outside the workspace, its private TMPDIR and the build caches; "
-	if protected == "read_only_mount" {
-		t += "writes to .git, .fluzo and .fluzodrive; "
-	}
+	t += "writes to .git, .fluzo and .fluzodrive; "
 	t += "reads of the home directory beyond the toolchains, caches and git/cargo settings"
 	if p.Network == NetworkDeny && p.HandledNet != 0 {
 		t += "; TCP connections and listening sockets"
 	}
 	t += ". \"Permission denied\", EACCES, EPERM or \"Read-only file system\" from such an action is the sandbox refusing it."
-	if protected != "read_only_mount" {
-		t += " .git, .fluzo and .fluzodrive are NOT write-protected here (no mount namespace available); changes to them are reported in protected_changed."
-	}
 	return t
 }
 
@@ -110,9 +117,14 @@ func ProtectedPaths(workspace string) []string {
 	return out
 }
 
-// How the launcher can get the mount namespace its read-only binds need.
+// inPIDNamespace starts the launcher as the init of a new PID namespace
+// (this process may create one: it holds CAP_SYS_ADMIN).
+func inPIDNamespace(a *syscall.SysProcAttr) { a.Cloneflags |= syscall.CLONE_NEWPID }
+
+// How the launcher can get the PID namespace it is init of and the mount
+// namespace of its read-only binds and /proc.
 const (
-	bindNone            = iota // neither way works: protected paths are checked after
+	bindNone            = iota // neither way works: commands are refused
 	bindDirect                 // this process may unshare a mount namespace (CAP_SYS_ADMIN)
 	bindInUserNamespace        // the child starts in its own user namespace
 )

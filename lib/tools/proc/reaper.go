@@ -1,0 +1,94 @@
+package proc
+
+import (
+	"bufio"
+
+	"github.com/josecorral/fluzo/lib/core"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// ReaperFD is the descriptor a Reaper child finds its control socket on
+// (the first of exec.Cmd.ExtraFiles).
+const ReaperFD = 3
+
+// StatusLine is what a reaper writes on its control socket when the
+// command it runs has ended: the raw wait status, so the result reports
+// an exit code or a signal exactly as if the command were the child.
+func StatusLine(ws unix.WaitStatus) string { return "status " + strconv.Itoa(int(ws)) + "\n" }
+
+// parseStatus reads StatusLine's format; false for anything else.
+func parseStatus(line string) (unix.WaitStatus, bool) {
+	v, ok := strings.CutPrefix(strings.TrimSpace(line), "status ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, false
+	}
+	return unix.WaitStatus(n), true
+}
+
+// controlPair makes the socket pair of a Reaper child: ours and the
+// child's end (to hand over as ExtraFiles[0]).
+func controlPair() (ours, theirs *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "reaper-control"), os.NewFile(uintptr(fds[1]), "reaper-control"), nil
+}
+
+// watchReport waits for the reaper's status line: the command has ended
+// (the reaper itself stays until released). Nothing (EOF) means the
+// reaper died first; the leader's own exit then counts.
+func (p *Process) watchReport() {
+	line, _ := bufio.NewReader(p.control).ReadString('\n')
+	if ws, ok := parseStatus(line); ok {
+		p.mu.Lock()
+		p.reported = &ws
+		p.mu.Unlock()
+		p.markExited()
+	}
+}
+
+// release lets a reaper exit (and with it every process left in its
+// namespace): called once the group was swept.
+func (p *Process) release() {
+	if p.control != nil {
+		p.control.Close()
+	}
+}
+
+// GoLine is what fluzo-tool writes on a reaper's control socket once the
+// reaper may start its command (after the lock keeper tracks it).
+const GoLine = "go\n"
+
+// letStart hands a reaper's pidfd to spec.Track and then lets the reaper
+// start its command; a failed Track kills the reaper unstarted.
+func (p *Process) letStart(pidfd int) error {
+	if p.control == nil {
+		return nil
+	}
+	var err error
+	if p.spec.Track != nil {
+		err = p.spec.Track(pidfd)
+	}
+	if pidfd >= 0 {
+		unix.Close(pidfd)
+	}
+	if err == nil {
+		_, err = p.control.Write([]byte(GoLine))
+	}
+	if err != nil {
+		unix.Kill(p.pid, unix.SIGKILL)
+		p.release()
+		p.cmd.Wait()
+		return core.AsError(err)
+	}
+	return nil
+}
