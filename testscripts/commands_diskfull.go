@@ -61,6 +61,8 @@ func condition(cond string) (bool, error) {
 		return os.Geteuid() == 0, nil
 	case "mcp":
 		return mcpInstalled()
+	case "sshd":
+		return sshdInstalled()
 	}
 	return false, &unknownCondition{cond}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 // Bounds of the git status section (PRD §16: the initial context is small).
@@ -16,8 +18,10 @@ const (
 // contextInput is what the initial context is built from.
 type contextInput struct {
 	Request string
-	Root    string // absolute workspace root
-	Verify  string // verification command, "" when none
+	Root    string // absolute workspace root, as the backend resolved it
+	// Reads is the backend the workspace is read through.
+	Reads  querier
+	Verify string // verification command, "" when none
 	// ToolSchemas are the model-visible tool definitions; they travel as the
 	// request's tools but are part of the receipt.
 	ToolSchemas json.RawMessage
@@ -42,11 +46,11 @@ reply with a short report of what changed and the verification you ran.`
 // files, and records it as a prompt receipt. The same workspace state and
 // request always give the same messages and the same receipt digest.
 func buildInitialContext(ctx context.Context, in contextInput) (initialContext, error) {
-	status, truncated, err := gitStatusSection(ctx, in.Root)
+	status, truncated, err := gitStatusSection(ctx, in.Reads)
 	if err != nil {
 		return initialContext{}, err
 	}
-	instr, err := DiscoverInstructions(ctx, in.Root)
+	instr, err := DiscoverInstructions(ctx, in.Reads)
 	if err != nil {
 		return initialContext{}, err
 	}
@@ -91,19 +95,15 @@ func scopeLabel(scope string) string {
 
 // gitStatusSection renders a bounded git status: branch line first, then
 // one line per changed or untracked path.
-func gitStatusSection(ctx context.Context, root string) (string, bool, error) {
-	out, err := inspectGit(ctx, root, "status", "--porcelain=v1", "--branch", "--untracked-files=all")
-	if err != nil {
+func gitStatusSection(ctx context.Context, q querier) (string, bool, error) {
+	var st tools.GitState
+	if err := q.Query(ctx, tools.QueryGitState, nil, &st); err != nil {
 		return "", false, err
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	var kept []string
 	size := 0
-	truncated := false
-	for _, l := range lines {
-		if strings.HasPrefix(l, "?? .fluzodrive/") {
-			continue
-		}
+	truncated := st.Total > len(st.Status)
+	for _, l := range st.Status {
 		if len(kept) >= maxStatusLines || size+len(l)+1 > maxStatusBytes {
 			truncated = true
 			break
@@ -116,7 +116,7 @@ func gitStatusSection(ctx context.Context, root string) (string, bool, error) {
 		text += "\n(clean working tree)"
 	}
 	if truncated {
-		text += fmt.Sprintf("\n[truncated: %d more entries; use the git tools to see them]", len(lines)-len(kept))
+		text += fmt.Sprintf("\n[truncated: %d more entries; use the git tools to see them]", st.Total-len(kept))
 	}
 	return text, truncated, nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 func TestInitialContextIsDeterministicAndReceipted(t *testing.T) {
@@ -20,7 +22,7 @@ func TestInitialContextIsDeterministicAndReceipted(t *testing.T) {
 		"docs/notes/README.md": "",
 	})
 	writeFiles(t, dir, map[string]string{"src/lib.rs": "changed\n", "new.txt": "x"})
-	in := contextInput{Request: "fix the bug", Root: dir, Verify: "cargo test", ToolSchemas: []byte(`[{"name":"view"}]`)}
+	in := contextInput{Request: "fix the bug", Root: dir, Reads: localReads(t, dir), Verify: "cargo test", ToolSchemas: []byte(`[{"name":"view"}]`)}
 	a, err := buildInitialContext(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -79,24 +81,24 @@ func TestNestedInstructionsApplyOnlyToTheirSubtree(t *testing.T) {
 }
 
 func TestInstructionsAreBoundedAndSymlinksRefused(t *testing.T) {
-	dir := newRepo(t, map[string]string{"AGENTS.md": strings.Repeat("x", maxInstructionBytes+100)})
+	dir := newRepo(t, map[string]string{"AGENTS.md": strings.Repeat("x", tools.MaxInstructionBytes+100)})
 	outside := filepath.Join(t.TempDir(), "secret")
 	os.WriteFile(outside, []byte("secret"), 0o600)
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 	if err := os.Symlink(outside, filepath.Join(dir, "sub", "AGENTS.md")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := DiscoverInstructions(context.Background(), dir)
+	got, err := DiscoverInstructions(context.Background(), localReads(t, dir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || !got[0].Truncated || len(got[0].Content) != maxInstructionBytes {
+	if len(got) != 1 || !got[0].Truncated || len(got[0].Content) != tools.MaxInstructionBytes {
 		t.Fatalf("got %d files, truncated=%v", len(got), len(got) > 0 && got[0].Truncated)
 	}
 }
 
 func TestContextOutsideGitIsAnError(t *testing.T) {
-	if _, err := buildInitialContext(context.Background(), contextInput{Root: t.TempDir(), Request: "x"}); err == nil {
+	if _, err := buildInitialContext(context.Background(), contextInput{Root: "x", Reads: localReads(t, t.TempDir()), Request: "x"}); err == nil {
 		t.Fatal("a directory that is not a git working tree was accepted")
 	}
 }

@@ -22,7 +22,7 @@ func TestDiffSummaryCountsLinesAgainstTheBaseline(t *testing.T) {
 	})
 	writeFiles(t, dir, map[string]string{"user.txt": "mine\nchanged by the user\n"}) // pre-existing change
 	ctx := context.Background()
-	b, err := captureBaseline(ctx, dir)
+	b, err := captureBaseline(ctx, localReads(t, dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,4 +4,12 @@
 // verification contract and step-limit finalization, and drives the store,
 // policy, provider and tool packages through small seams so that each
 // concern stays testable on its own.
+//
+// The workspace the task changes is reached only through the tool
+// backend (the Tools seam): its tools act on it and its read-only queries
+// answer every read the runtime makes (baseline, file versions, the
+// verification fingerprint, AGENTS.md, git state, line counts). The
+// backend is the local fluzo-tool or the command tools.backend names, so
+// a remote one is the same code path; the store, policy, provider and
+// consent stay with the owner.
 package agent

@@ -151,7 +151,7 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		return v
 	}
 	exit, output := execResult(out)
-	state, serr := WorkspaceFingerprint(ctx, a.Root)
+	state, serr := WorkspaceFingerprint(ctx, a.Tools)
 	if serr != nil {
 		state = "unknown"
 	}

@@ -7,13 +7,6 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/gitx"
 )
 
-// inspectGit runs a git command in dir through the one hardened runner
-// (lib/tools/gitx: no repository-configured helper runs, DESIGN §7.6) and
-// returns its stdout; a non-zero exit is an error carrying git's message.
-func inspectGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	return gitx.Output(ctx, dir, gitBaseline(), args...)
-}
-
 // gitBaseline is the small environment git is given: no provider secrets
 // or BASH_ENV, only what git needs to find itself, the user's own
 // configuration and a commit identity.
@@ -28,7 +21,10 @@ func gitBaseline() []string {
 }
 
 // GitTopLevel returns the top level of the git working tree containing
-// dir, or configuration_required when dir is not in one.
+// dir, or configuration_required when dir is not in one. It locates the
+// owner's own directory (where the store and the control socket live),
+// never the workspace the task changes: that one is read only through the
+// tool backend (workspace_reads_test.go checks).
 func GitTopLevel(ctx context.Context, dir string) (string, error) {
 	return gitx.TopLevel(ctx, dir, gitBaseline())
 }

@@ -1,10 +1,13 @@
 package agent
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 // newRepo creates a real git repository with the given files committed.
@@ -39,4 +42,16 @@ func git(t testing.TB, dir string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
+}
+
+// localReads is a tool backend over dir, in process: the runtime reads
+// the workspace only through its queries.
+func localReads(t testing.TB, dir string) *toolClient {
+	t.Helper()
+	c, err := tools.NewLocal(context.Background(), tools.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &toolClient{C: c}
 }

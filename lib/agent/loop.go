@@ -62,8 +62,12 @@ type Runner struct {
 	Journal   journal
 	Approver  Approver
 	// Emit receives live records (never durable, never an outcome).
-	Emit    func(any)
-	Root    string
+	Emit func(any)
+	// Root is the workspace root as the tool backend resolved it.
+	Root string
+	// Backend is the tool backend's identity, recorded with each attempt
+	// (nil: not known, e.g. a test's in-process server).
+	Backend *BackendIdentity
 	Budgets budgets
 	Context contextLimits
 	// ToolContextMaxBytes bounds one tool result in the model's context.
@@ -177,7 +181,7 @@ func (r *Runner) resume(ctx context.Context, j *storeJournal, task string, grant
 	if c.verify == "" && !c.waived {
 		c = contract{verify: prior.Verify, waived: waivedBefore(ctx, j, task)}
 	}
-	prior.Stale = revalidate(r.Root, prior.Versions).Stale
+	prior.Stale = revalidate(ctx, r.Tools, prior.Versions).Stale
 	return r.attempt(ctx, refs, prior.Request, c, &prior)
 }
 
@@ -249,12 +253,15 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err := a.startMCP(ctx); err != nil {
 		return err
 	}
-	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Verify: a.verify, ToolSchemas: a.toolSchemas()})
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Reads: a.Tools, Verify: a.verify, ToolSchemas: a.toolSchemas()})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
 	a.msgs = ic.Messages
-	if ws, err := currentWorkspaceState(ctx, a.Root); err == nil {
+	if a.Backend != nil {
+		a.record(ctx, core.EvToolBackendConnected, a.Backend)
+	}
+	if ws, err := currentWorkspaceState(ctx, a.Tools); err == nil {
 		a.record(ctx, core.EvWorkspaceState, ws)
 	}
 	rec := ic.Receipt

@@ -3,8 +3,6 @@ package agent
 import (
 	"context"
 	"os"
-	"sort"
-	"strconv"
 	"sync"
 
 	"github.com/josecorral/fluzo/lib/admit"
@@ -178,7 +176,7 @@ type TaskOptions struct {
 // result with the failure's status, so headless runs always end with one.
 func (w *Owner) Run(ctx context.Context, t TaskOptions) Result {
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
-		res := r.Run(ctx, taskStart{ID: t.taskID, Worktree: t.worktree, Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config), Grants: t.grants})
+		res := r.Run(ctx, taskStart{ID: t.taskID, Worktree: t.worktree, Session: t.Session, Request: t.Request, Verify: t.Verify, NoVerify: t.NoVerify, Config: w.Config.Text(), Sandbox: effectiveSandbox(w.Config, r.Backend), Grants: t.grants})
 		if t.worktree != nil {
 			b := t.worktree.binding()
 			res.Worktree = &b
@@ -196,15 +194,16 @@ func (w *Owner) Resume(ctx context.Context, task string, t TaskOptions) Result {
 			WithHint("resume from the original workspace")
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeInterrupted), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
-	root, err := w.resumeRoot(ctx, task)
-	if err == nil {
-		err = checkWorkspaceState(ctx, w.Store, task, root)
-	}
-	if err != nil {
+	if _, err := w.resumeRoot(ctx, task); err != nil {
 		return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
 	}
 	t.resuming, t.resumeTask = true, task
 	return w.execute(ctx, &t, func(ctx context.Context, r *Runner) Result {
+		// The backend's tree is the one checked: the task's edits are
+		// there, whether it is this machine's, a worktree or a remote one.
+		if err := checkWorkspaceState(ctx, w.Store, task, r.Tools, r.Backend); err != nil {
+			return Result{V: core.WireVersion, Type: "result", Status: string(core.CodeOf(err)), Task: task, Reason: "workspace_changed", Error: core.AsError(err)}
+		}
 		res := r.resume(ctx, r.Journal.(*storeJournal), task, t.grants, contract{verify: t.Verify, waived: t.NoVerify})
 		w.nameWorktree(ctx, task, &res)
 		return res
@@ -301,19 +300,27 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	extra, err := w.toolFlags(ctx, t)
+	readable, err := w.toolReadable(ctx, t)
 	if err != nil {
 		undo()
 		return nil, nil, err
 	}
-	base, err := captureBaseline(ctx, root)
+	// The backend is started first: the baseline is its tree's, read
+	// through its queries like every other workspace read.
+	spec, err := w.taskBackend(root, readable, t.inWorktree)
 	if err != nil {
 		undo()
 		return nil, nil, err
 	}
-	tc, err := startToolServer(ctx, root, w.toolServerEnv(os.Environ()), w.lock, append(w.toolServerFlags(), extra...)...)
+	spec.Lock = w.lock
+	tc, err := startToolServer(ctx, spec)
 	if err != nil {
-		base.Close()
+		undo()
+		return nil, nil, err
+	}
+	base, err := captureBaseline(ctx, tc)
+	if err != nil {
+		tc.Close()
 		undo()
 		return nil, nil, err
 	}
@@ -328,7 +335,8 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		Model: model, ModelName: mcfg.Model, Tools: tc, Policy: gate, Approver: w.waitingFor(t.Approver), Inbox: t.Inbox, Observe: t.Observe,
 		Journal: &storeJournal{S: w.Store, Emit: func(ev core.Event) { w.send(ev) }},
 		Emit:    w.send,
-		Root:    root,
+		Root:    tc.hello.Root,
+		Backend: backendIdentity(tc),
 		Budgets: budgets{MaxTurns: maxTurns, MaxToolCalls: int(w.Config.Int("harness.max_tool_calls")),
 			MaxTokens: w.Config.Int("harness.max_total_tokens"), MaxOutputTokens: int(mcfg.MaxOutputTokens),
 			MaxActive: w.Config.Seconds("harness.max_active_seconds")},
@@ -422,28 +430,6 @@ func (w *Owner) sessionObserver() (*laya.Observer, error) {
 	}
 	w.observer.NewTask()
 	return w.observer, nil
-}
-
-// toolServerFlags pass the [tools.shell] and capture settings to the
-// fluzo-tool child.
-func (w *Owner) toolServerFlags() []string {
-	flags := []string{
-		"--grace", w.Config.Seconds("tools.shell.termination_grace_seconds").String(),
-		"--capture-limit", strconv.FormatInt(w.Config.Int("context.tool_capture_max_bytes"), 10),
-	}
-	env := w.Config.StringMap("tools.shell.env")
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		flags = append(flags, "--env", k+"="+env[k])
-	}
-	for _, name := range w.Config.Strings("tools.shell.inherit_env") {
-		flags = append(flags, "--inherit-env", name)
-	}
-	return append(flags, sandboxFlags(w.Config)...)
 }
 
 // notStarted is the result of a task that failed before it started. When

@@ -28,11 +28,11 @@ func (tw *taskWorktree) binding() worktree.Binding {
 	return tw.attached.Binding
 }
 
-// toolFlags are the extra fluzo-tool flags of a worktree task: its
-// commands' sandbox, rooted at the worktree, may read (never write) the
+// toolReadable are the extra paths a worktree task's commands may read:
+// their sandbox, rooted at the worktree, may read (never write) the
 // repository's shared git directory, which git there needs (§21.1:
 // worktrees isolate files, not the shared metadata).
-func (w *Owner) toolFlags(ctx context.Context, t *TaskOptions) ([]string, error) {
+func (w *Owner) toolReadable(ctx context.Context, t *TaskOptions) ([]string, error) {
 	if !t.inWorktree {
 		return nil, nil
 	}
@@ -40,7 +40,7 @@ func (w *Owner) toolFlags(ctx context.Context, t *TaskOptions) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	return []string{"--sandbox-read", dir}, nil
+	return []string{dir}, nil
 }
 
 // preexisting is the policy gate's test for pre-existing user changes.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 // prior is what earlier attempts of a resumed task consumed and left
@@ -141,29 +142,28 @@ type workspaceState struct {
 	Head   string `json:"head"`
 }
 
-// currentWorkspaceState reads the branch and HEAD of root.
-func currentWorkspaceState(ctx context.Context, root string) (workspaceState, error) {
-	var ws workspaceState
-	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
-	if err == nil {
-		ws.Head = strings.TrimSpace(string(head))
+// currentWorkspaceState asks the backend for the branch and HEAD of its
+// tree.
+func currentWorkspaceState(ctx context.Context, q querier) (workspaceState, error) {
+	var st tools.GitState
+	if err := q.Query(ctx, tools.QueryGitState, nil, &st); err != nil {
+		return workspaceState{}, err
 	}
-	branch, err := inspectGit(ctx, root, "symbolic-ref", "-q", "--short", "HEAD")
-	if err == nil {
-		ws.Branch = strings.TrimSpace(string(branch))
-	}
-	return ws, nil
+	return workspaceState{Branch: st.Branch, Head: st.Head}, nil
 }
 
 // checkWorkspaceState compares the state a task last started at with the
 // current one: a different branch or revision means the earlier work may
 // not apply, so resume refuses instead of guessing.
-func checkWorkspaceState(ctx context.Context, s *store.Store, task, root string) error {
+func checkWorkspaceState(ctx context.Context, s *store.Store, task string, q querier, backend *BackendIdentity) error {
+	if err := checkBackendIdentity(ctx, s, task, backend); err != nil {
+		return err
+	}
 	last, err := lastWorkspaceState(ctx, s, task)
 	if err != nil || last == nil {
 		return err
 	}
-	now, _ := currentWorkspaceState(ctx, root)
+	now, _ := currentWorkspaceState(ctx, q)
 	if now != *last {
 		return core.Errorf(core.CodeInterrupted, "the workspace moved since task %s ran: it was on %s at %.12s, it is now on %s at %.12s", task, orDetached(last.Branch), last.Head, orDetached(now.Branch), now.Head).
 			WithHint("check out %s at %.12s again to resume, or start a new task", orDetached(last.Branch), last.Head)

@@ -81,7 +81,12 @@ func (w *Owner) PreviewResume(ctx context.Context, task string, yoloNow bool) (R
 	for _, o := range pr.Unknown {
 		pv.Unknown = append(pv.Unknown, PreviewOperation{ID: o.ID, Tool: o.Tool})
 	}
-	pv.Files = revalidate(w.Root, pr.Versions)
+	q, done, err := w.reads(ctx)
+	if err != nil {
+		return pv, err
+	}
+	pv.Files = revalidate(ctx, q, pr.Versions)
+	done()
 	return pv, w.previewAuthorization(ctx, &pv)
 }
 
@@ -92,7 +97,10 @@ func (w *Owner) previewWorkspace(ctx context.Context, pv *ResumePreview) error {
 		return err
 	}
 	pv.Workspace.Recorded = last
-	pv.Workspace.Current, _ = currentWorkspaceState(ctx, w.Root)
+	if q, done, err := w.reads(ctx); err == nil {
+		pv.Workspace.Current, _ = currentWorkspaceState(ctx, q)
+		done()
+	}
 	pv.Workspace.Moved = last != nil && *last != pv.Workspace.Current
 	switch {
 	case pv.Refusal != "":

@@ -1,16 +1,13 @@
 package agent
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"sort"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
-	"github.com/josecorral/fluzo/lib/tools/confine"
 )
 
 // StaleFile is a file whose content no longer matches the version an
@@ -50,20 +47,24 @@ func noteFileVersion(versions map[string]string, o core.Operation) {
 }
 
 // revalidate compares the last known version of each file with its
-// current content under root, read through the confinement root without
-// following symlinks (the recorded paths are the real ones the tools
-// reported): a file since replaced by a link, a FIFO or a protected path
-// reads as unreadable, hence stale, and nothing outside the root is read.
-func revalidate(root string, versions map[string]string) Revalidation {
+// current content in the backend's tree (the file_versions query reads
+// them beneath its confinement without following symlinks: a file since
+// replaced by a link, a FIFO or a protected path reads as unreadable,
+// hence stale). A backend that cannot answer makes every file stale.
+func revalidate(ctx context.Context, q querier, versions map[string]string) Revalidation {
 	rv := Revalidation{Checked: len(versions), Stale: []StaleFile{}}
-	r, err := confine.Open(root, "")
-	if err == nil {
-		defer r.Close()
+	args := tools.FileVersionsArgs{Paths: make([]string, 0, len(versions))}
+	for path := range versions {
+		args.Paths = append(args.Paths, path)
+	}
+	var now tools.FileVersions
+	if err := q.Query(ctx, tools.QueryFileVersions, args, &now); err != nil {
+		now.Versions = nil
 	}
 	for path, recorded := range versions {
-		current := unreadableVersion
-		if r != nil {
-			current = currentVersion(r, path)
+		current, ok := now.Versions[path]
+		if !ok {
+			current = tools.UnreadableVersion
 		}
 		if current != recorded {
 			rv.Stale = append(rv.Stale, StaleFile{Path: path, Recorded: recorded, Current: current})
@@ -71,26 +72,4 @@ func revalidate(root string, versions map[string]string) Revalidation {
 	}
 	sort.Slice(rv.Stale, func(i, j int) bool { return rv.Stale[i].Path < rv.Stale[j].Path })
 	return rv
-}
-
-// unreadableVersion is the current version of a file that exists but
-// cannot be read as a plain file beneath the root.
-const unreadableVersion = "unreadable"
-
-// currentVersion is tools.Version of the file's content (its SHA-256),
-// hashed as it streams, or tools.Absent when it is gone.
-func currentVersion(r *confine.Root, path string) string {
-	f, _, err := r.OpenNoFollow(path)
-	if err != nil {
-		if core.CodeOf(err) == core.CodeNotFound {
-			return tools.Absent
-		}
-		return unreadableVersion
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return unreadableVersion
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

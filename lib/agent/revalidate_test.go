@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func TestRevalidateFindsChangedAndDeletedFiles(t *testing.T) {
 	}
 	os.Remove(filepath.Join(root, "gone.txt"))
 	write("src/edited.rs", "changed outside\n")
-	rv := revalidate(root, versions)
+	rv := revalidate(context.Background(), localReads(t, root), versions)
 	if rv.Checked != 3 || len(rv.Stale) != 2 {
 		t.Fatalf("revalidation: %+v", rv)
 	}

@@ -8,19 +8,6 @@ import (
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
-// sandboxFlags pass the [tools.sandbox] settings to the fluzo-tool child,
-// which enforces them on every command it runs.
-func sandboxFlags(c *config.Config) []string {
-	flags := []string{"--sandbox", c.String("tools.sandbox.mode"), "--sandbox-network", c.String("tools.sandbox.network")}
-	for _, p := range c.Strings("tools.sandbox.writable") {
-		flags = append(flags, "--sandbox-write", p)
-	}
-	for _, p := range c.Strings("tools.sandbox.readable") {
-		flags = append(flags, "--sandbox-read", p)
-	}
-	return flags
-}
-
 // commandConfinement is what a command's result says about its sandbox:
 // how it was confined and which protected paths changed while it ran.
 // Both go into the command.result event, so a refusal ("Permission
@@ -58,10 +45,16 @@ func sandboxUnavailable(out toolOutcome) bool {
 	return out.Error != nil && out.Error.Code == sandbox.CodeUnavailable
 }
 
-// effectiveSandbox is what the configured sandbox resolves to on this
-// machine (the kernel's Landlock ABI, or that there is none), recorded
-// with the configuration snapshot of each attempt.
-func effectiveSandbox(c *config.Config) []byte {
+// effectiveSandbox is what the configured sandbox resolves to where the
+// commands run (the kernel's Landlock ABI, or that there is none),
+// recorded with the configuration snapshot of each attempt: the tool
+// backend's answer when its handshake gave one (a remote kernel may
+// differ from this one), else this machine's.
+func effectiveSandbox(c *config.Config, backend *BackendIdentity) []byte {
+	if backend != nil && backend.Sandbox.Mode != "" {
+		b, _ := json.Marshal(backend.Sandbox)
+		return b
+	}
 	b, _ := json.Marshal(sandbox.Resolve(sandboxSettings(c)))
 	return b
 }

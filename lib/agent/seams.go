@@ -74,6 +74,10 @@ type Tools interface {
 	Cancel(ctx context.Context) error
 	Kill(ctx context.Context) error
 	Schemas() json.RawMessage
+	// Query asks the backend a read-only question about the workspace
+	// (tools.QueryNames): every workspace read of the runtime goes
+	// through it, so a remote backend describes its own tree.
+	Query(ctx context.Context, name string, args, out any) error
 }
 
 // Verdicts of policy evaluation.

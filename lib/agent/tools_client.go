@@ -3,14 +3,13 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
 	"github.com/josecorral/fluzo/lib/tools/proc"
-	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
 
 // toolClient is the Tools seam over a fluzo-tool serve child. It remembers
@@ -19,12 +18,11 @@ import (
 type toolClient struct {
 	C       *tools.Client
 	schemas json.RawMessage
-	// root, bin, env and extra start the child again after it was lost
-	// (empty root: an in-process server, which cannot be restarted).
-	root, bin string
-	env       []string
-	lock      *os.File
-	extra     []string
+	// backend starts the child again after it was lost (nil: an
+	// in-process server, which cannot be restarted).
+	backend *backendSpec
+	// hello is the backend's identity from its handshake.
+	hello tools.Hello
 
 	mu      sync.Mutex
 	current string
@@ -91,33 +89,36 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 	}
 }
 
-// startToolServer spawns "fluzo-tool serve --root root": the fluzo-tool
-// beside this executable when there is one, else the one on PATH, with
-// env as its whole environment.
-// lock is the owner's workspace lock, which the server keeps held while
-// its commands live (nil: none).
-func startToolServer(ctx context.Context, root string, env []string, lock *os.File, extra ...string) (*toolClient, error) {
+// startToolServer starts the tool backend spec describes and opens the
+// session with the handshake: the protocol revisions must match, and the
+// runtime's settings apply before any tool runs.
+func startToolServer(ctx context.Context, spec *backendSpec) (*toolClient, error) {
 	adoptToolOrphans()
-	bin := sandbox.SiblingLauncher()
-	c, err := tools.StartServerHolding(ctx, root, bin, env, lock, extra...)
+	c, hello, err := spec.start(ctx)
 	if err != nil {
 		return nil, err
 	}
 	schemas, _ := core.MarshalVerbatim(tools.Schemas())
-	t := &toolClient{C: c, schemas: schemas, root: root, bin: bin, env: env, lock: lock, extra: extra, quit: make(chan struct{})}
+	t := &toolClient{C: c, schemas: schemas, backend: spec, hello: hello, quit: make(chan struct{})}
 	go t.watchStopping(c, t.quit)
 	return t, nil
 }
 
 // Restart replaces a lost fluzo-tool child with a new one. The old
 // child's processes are not touched: they belong to a session that ended.
+// The new backend must be the same workspace (host and root).
 func (t *toolClient) Restart(ctx context.Context) error {
-	if t.root == "" {
+	if t.backend == nil {
 		return core.Errorf(core.CodeFailed, "the in-process tool backend cannot be restarted")
 	}
-	c, err := tools.StartServerHolding(ctx, t.root, t.bin, t.env, t.lock, t.extra...)
+	c, hello, err := t.backend.start(ctx)
 	if err != nil {
 		return err
+	}
+	if hello.Host != t.hello.Host || hello.Root != t.hello.Root {
+		c.Close()
+		return core.Errorf(core.CodeFailed, "the restarted tool backend is %s:%s, not %s:%s", hello.Host, hello.Root, t.hello.Host, t.hello.Root).
+			WithHint("a backend command must always reach the same workspace")
 	}
 	t.mu.Lock()
 	old, quit := t.C, t.quit
@@ -238,6 +239,21 @@ func (t *toolClient) Kill(ctx context.Context) error {
 		return t.client().Kill(ctx, id)
 	}
 	return nil
+}
+
+// Query asks the backend one read-only workspace query; a vanished
+// backend is an *errBackendLost.
+func (t *toolClient) Query(ctx context.Context, name string, args, out any) error {
+	c := t.client()
+	if c.Lost() {
+		return &errBackendLost{cause: core.Errorf(core.CodeFailed, "it was gone before the query was sent")}
+	}
+	err := c.Query(ctx, name, args, out)
+	var transport *tools.TransportError
+	if errors.As(err, &transport) {
+		return t.lostOr(c, transport.Err)
+	}
+	return err
 }
 
 // Schemas are the model-visible tool definitions.

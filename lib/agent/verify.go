@@ -1,15 +1,9 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
-	"strings"
 
-	"github.com/josecorral/fluzo/lib/core"
-	"github.com/josecorral/fluzo/lib/tools/confine"
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 // Verification outcomes carried by the result record.
@@ -73,61 +67,14 @@ func DecideVerification(command string, waived bool, last *VerificationRun, edit
 	return Verdict{Completed: true, Verification: VerifyPassed, Evidence: last}
 }
 
-// WorkspaceFingerprint identifies the current state of the working tree:
-// HEAD, the index and working-tree status, and the content of every
-// changed or untracked (not ignored) file. Runtime state in .fluzodrive is
-// excluded.
-func WorkspaceFingerprint(ctx context.Context, root string) (string, error) {
-	r, err := confine.Open(root, "")
-	if err != nil {
+// WorkspaceFingerprint asks the backend to identify the current state of
+// its working tree: HEAD, the index and working-tree status, and the
+// content of every changed or untracked (not ignored) file, runtime state
+// in .fluzodrive excluded.
+func WorkspaceFingerprint(ctx context.Context, q querier) (string, error) {
+	var fp tools.Fingerprint
+	if err := q.Query(ctx, tools.QueryFingerprint, nil, &fp); err != nil {
 		return "", err
 	}
-	defer r.Close()
-	h := sha256.New()
-	head, err := inspectGit(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
-	if err != nil {
-		head = []byte("unborn")
-	}
-	h.Write(head)
-	status, err := inspectGit(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-	if err != nil {
-		return "", err
-	}
-	for _, entry := range bytes.Split(status, []byte{0}) {
-		if len(entry) < 4 {
-			continue
-		}
-		rel := string(entry[3:])
-		if strings.HasPrefix(rel, ".fluzodrive/") || rel == ".fluzodrive" {
-			continue
-		}
-		h.Write(entry)
-		h.Write([]byte{0})
-		hashFileInto(h, r, rel)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
-}
-
-// hashFileInto adds the state of one listed path: the content of a plain
-// file, the target of a symlink (never followed), "-" for a path that is
-// gone or special (a FIFO is refused from its O_PATH handle, so nothing
-// blocks), "?" when it cannot be read.
-func hashFileInto(w io.Writer, r *confine.Root, rel string) {
-	f, _, err := r.OpenNoFollow(rel)
-	switch core.CodeOf(err) {
-	case "":
-		defer f.Close()
-		io.Copy(w, f)
-	case confine.CodeSymlink:
-		target, err := r.Readlink(rel)
-		if err != nil {
-			io.WriteString(w, "?")
-			return
-		}
-		io.WriteString(w, "l"+target)
-	case core.CodeNotFound, confine.CodeSpecialFile, confine.CodeIsDirectory:
-		io.WriteString(w, "-")
-	default:
-		io.WriteString(w, "?")
-	}
+	return fp.Fingerprint, nil
 }

@@ -43,8 +43,9 @@ func TestVerificationContract(t *testing.T) {
 func TestWorkspaceFingerprintFollowsContentNotRuntimeState(t *testing.T) {
 	dir := newRepo(t, map[string]string{"a.txt": "a\n", ".gitignore": "target/\n"})
 	ctx := context.Background()
+	reads := localReads(t, dir)
 	fp := func() string {
-		s, err := WorkspaceFingerprint(ctx, dir)
+		s, err := WorkspaceFingerprint(ctx, reads)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,40 +3,34 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 
+	"github.com/josecorral/fluzo/lib/tools"
 	"github.com/josecorral/fluzo/lib/tools/baseline"
-	"github.com/josecorral/fluzo/lib/tools/confine"
-	"github.com/josecorral/fluzo/lib/tools/proc"
 )
+
+// querier asks the tool backend read-only questions about the workspace:
+// the runtime reads the workspace only through it (Tools.Query).
+type querier interface {
+	Query(ctx context.Context, name string, args, out any) error
+}
 
 // workspaceBaseline is the state of the working tree when a task began:
 // which paths already had user changes (they need approval to touch and
-// are never discarded) and what the diff summary compares against.
+// are never discarded) and what the diff summary compares against. It
+// is the backend's tree, read through its queries.
 type workspaceBaseline struct {
-	root   *confine.Root
-	env    []string
+	q      querier
 	before *baseline.Snapshot
 	pre    map[string]bool
 }
 
-func captureBaseline(ctx context.Context, dir string) (*workspaceBaseline, error) {
-	root, err := confine.Open(dir, "")
-	if err != nil {
+func captureBaseline(ctx context.Context, q querier) (*workspaceBaseline, error) {
+	var snap baseline.Snapshot
+	if err := q.Query(ctx, tools.QueryBaseline, nil, &snap); err != nil {
 		return nil, err
 	}
-	env, err := proc.Build(os.Environ(), proc.EnvPolicy{}, nil)
-	if err != nil {
-		root.Close()
-		return nil, err
-	}
-	snap, err := baseline.Capture(ctx, root, env)
-	if err != nil {
-		root.Close()
-		return nil, err
-	}
-	b := &workspaceBaseline{root: root, env: env, before: snap, pre: map[string]bool{}}
+	b := &workspaceBaseline{q: q, before: &snap, pre: map[string]bool{}}
 	for _, e := range snap.Entries {
 		b.pre[e.Path] = true
 	}
@@ -48,15 +42,15 @@ func (b *workspaceBaseline) Preexisting(path string) bool { return b.pre[path] }
 
 // Diff compares the working tree now with the baseline.
 func (b *workspaceBaseline) Diff(ctx context.Context, touched []string) (json.RawMessage, error) {
-	after, err := baseline.Capture(ctx, b.root, b.env)
-	if err != nil {
+	var after baseline.Snapshot
+	if err := b.q.Query(ctx, tools.QueryBaseline, nil, &after); err != nil {
 		return nil, err
 	}
 	if touched == nil {
 		touched = []string{}
 	}
-	s := relabelChanges(baseline.Compare(b.before, after, touched), after)
-	return json.Marshal(countLines(ctx, b.root, b.env, s))
+	s := relabelChanges(baseline.Compare(b.before, &after, touched), &after)
+	return json.Marshal(countLines(ctx, b.q, s))
 }
 
 // relabelChanges replaces baseline's kind, which is relative to the
@@ -88,4 +82,4 @@ func relabelChanges(s *baseline.Summary, after *baseline.Snapshot) *baseline.Sum
 	return s
 }
 
-func (b *workspaceBaseline) Close() error { return b.root.Close() }
+func (b *workspaceBaseline) Close() error { return nil }

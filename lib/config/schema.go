@@ -131,6 +131,8 @@ var schema = []Setting{
 	stringSetting("harness.verify_command", "", ApplyFuture, PrivacySecurity,
 		"Command whose success is the task's verification contract (run through policy like any command). Empty: the task names it."),
 
+	{Key: "tools.backend", Kind: KindStrings, Default: []string{}, Apply: ApplyFuture, Privacy: PrivacySecurity,
+		Description: `The tool backend command, as an argv array run without a shell, e.g. ["ssh", "-T", "host", "fluzo-tool", "serve", "--root", "/srv/repo"]; it must speak the fluzo-tool protocol on its stdin and stdout. Empty (the default) starts the local fluzo-tool serve in the workspace. Files, commands, git and every workspace read of the runtime then happen there; the store, journal, policy, provider and consent stay local.`},
 	enumSetting("tools.shell.stdin", "closed", []string{"closed"}, ApplyFuture, PrivacyPublic,
 		"Standard input of child processes; always closed."),
 	intSetting("tools.shell.termination_grace_seconds", "seconds", 5, 0, 300, ApplyFuture, PrivacyPublic,

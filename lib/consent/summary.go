@@ -40,6 +40,10 @@ type Summary struct {
 	EnvNames       []string      `json:"env"`
 	CaptureContent bool          `json:"capture_content"`
 	Policy         []string      `json:"policy"`
+	// ToolBackend is the command tools.backend runs instead of the local
+	// fluzo-tool (absent: the local one): it is executed, and the task's
+	// files and commands go where it leads.
+	ToolBackend []string `json:"tool_backend,omitempty"`
 }
 
 // Summarize lists what cfg would contact and allow. Only destinations that
@@ -49,7 +53,8 @@ type Summary struct {
 // one asks again too.
 func Summarize(cfg *config.Config) Summary {
 	s := Summary{Fingerprint: cfg.Fingerprint(), Grants: cfg.Strings("policy.grants"),
-		InheritEnv: cfg.Strings("tools.shell.inherit_env"), CaptureContent: cfg.Bool("telemetry.capture_content")}
+		InheritEnv: cfg.Strings("tools.shell.inherit_env"), CaptureContent: cfg.Bool("telemetry.capture_content"),
+		ToolBackend: cfg.Strings("tools.backend")}
 	if m := cfg.String("agent.model"); m != "" {
 		s.Destinations = append(s.Destinations, modelDestination(cfg, m, "base_url", "model "+m))
 	}

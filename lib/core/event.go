@@ -105,6 +105,10 @@ const (
 	// EvToolBackendRestarted records the one restart of a lost tool
 	// backend an attempt allows.
 	EvToolBackendRestarted = "tool_backend.restarted"
+	// EvToolBackendConnected records the identity the tool backend gave
+	// in its handshake when an attempt started: host, root, repository
+	// and protocol (a remote backend's, not the owner's directory).
+	EvToolBackendConnected = "tool_backend.connected"
 	// EvToolProcessesEnded records processes of a tool tree that outlived
 	// their fluzo-tool serve (it died, or they escaped its clean-up) and
 	// that the owner ended before going on or releasing the workspace
@@ -171,7 +175,7 @@ var EventTypes = []string{
 	EvBudget, EvObservation, EvYolo, EvIntervention, EvRecovery,
 	EvConfigSnapshot, EvPromptReceipt, EvWorkspaceState, EvAttemptResumed,
 	EvResumeRevalidation, EvCommandResult, EvLoopDetected, EvOperationStopping,
-	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted,
+	EvVerificationWaived, EvDiffSummary, EvToolBackendLost, EvToolBackendRestarted, EvToolBackendConnected,
 	EvToolProcessesEnded,
 	EvInterventionEdited, EvInterventionWithdrawn,
 	EvMCPServerStarted, EvMCPServerFailed, EvMCPServerLost, EvMCPServerRestarted, EvMCPToolsChanged,

@@ -47,6 +47,8 @@ type Client struct {
 	finish func() error
 	// server is the fluzo-tool child (nil for an in-process server).
 	server *os.Process
+	// stderr keeps the tail of the child's stderr (nil in process).
+	stderr *stderrTail
 	// Stopping receives "stopping" reports (a cancel left survivors).
 	// Reports are dropped when nobody reads and the buffer is full.
 	Stopping chan Reply
@@ -75,16 +77,43 @@ func StartServerHolding(ctx context.Context, root, binary string, env []string, 
 	if binary == "" {
 		binary = "fluzo-tool"
 	}
-	args := []string{"serve", "--root", root}
+	args := []string{binary, "serve", "--root", root}
 	if lock != nil {
 		// ExtraFiles[0] is the child's descriptor 3.
 		args = append(args, "--hold-lock-fd", "3")
 	}
-	cmd := exec.Command(binary, append(args, extra...)...)
+	return StartCommandHolding(ctx, append(args, extra...), env, lock)
+}
+
+// StartCommand spawns argv as the tool backend and speaks the protocol
+// over its stdin and stdout: a local "fluzo-tool serve", or a command
+// that reaches one elsewhere ("ssh -T HOST fluzo-tool serve --root DIR",
+// "kubectl exec -i POD -- fluzo-tool serve --root DIR"). argv is run
+// as given, never through a shell; env is its whole environment (nil:
+// this process's).
+func StartCommand(ctx context.Context, argv []string, env []string) (*Client, error) {
+	return StartCommandHolding(ctx, argv, env, nil)
+}
+
+// StartCommandHolding is StartCommand passing lock as the child's
+// descriptor 3 (nil: none), for a local fluzo-tool that keeps the owner's
+// workspace lock held.
+func StartCommandHolding(ctx context.Context, argv []string, env []string, lock *os.File) (*Client, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, core.Errorf(core.CodeConfigurationRequired, "the tool backend command is empty").
+			WithHint(`set [tools] backend = ["fluzo-tool", "serve", "--root", "DIR"] or leave it out`)
+	}
+	binary := argv[0]
+	cmd := exec.Command(binary, argv[1:]...)
 	if lock != nil {
 		cmd.ExtraFiles = []*os.File{lock}
 	}
 	cmd.Env = env
+	tail := &stderrTail{}
+	cmd.Stderr = tail
+	// A descendant that kept the stderr pipe open must not hold up the
+	// reaping of the backend itself.
+	cmd.WaitDelay = 2 * time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -95,9 +124,9 @@ func StartServerHolding(ctx context.Context, root, binary string, env []string, 
 		return nil, core.Wrap(err, core.CodeFailed, "cannot create the fluzo-tool pipes")
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, core.Wrap(err, core.CodeFailed, "cannot start "+binary).WithHint("install fluzo-tool or pass its path")
+		return nil, core.Wrap(err, core.CodeFailed, "cannot start the tool backend "+binary).WithHint("install %s, or fix the backend command (tools.backend, --backend)", binary)
 	}
-	c := pipeClient(stdin, stdout)
+	c := pipeClient(stdin, stdout, tail)
 	c.finish = cmd.Wait
 	c.server = cmd.Process
 	return c, nil
@@ -119,13 +148,13 @@ func NewLocal(ctx context.Context, opts Options) (*Client, error) {
 		repW.Close()
 		served <- err
 	}()
-	c := pipeClient(reqW, repR)
+	c := pipeClient(reqW, repR, nil)
 	c.finish = func() error { return <-served }
 	return c, nil
 }
 
-func pipeClient(w io.WriteCloser, r io.Reader) *Client {
-	c := &Client{enc: core.NewVerbatimEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16)}
+func pipeClient(w io.WriteCloser, r io.Reader, stderr *stderrTail) *Client {
+	c := &Client{enc: core.NewVerbatimEncoder(w), closer: w, wait: map[string]chan Reply{}, done: make(chan struct{}), Stopping: make(chan Reply, 16), stderr: stderr}
 	go c.read(r)
 	return c
 }
@@ -142,7 +171,7 @@ func (c *Client) read(r io.Reader) {
 		}
 		if err != nil {
 			c.mu.Lock()
-			c.err = core.Errorf(core.CodeFailed, "the fluzo-tool server closed its output").WithHint("check its stderr")
+			c.err = closedOutput(c.stderr)
 			for id, ch := range c.wait {
 				close(ch)
 				delete(c.wait, id)

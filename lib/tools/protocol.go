@@ -14,10 +14,13 @@ import (
 // {"v":1,"id":"r1","tool":"view","args":{…}} or a control record
 // {"v":1,"id":"c1","control":"cancel","target":"r1"}.
 type Incoming struct {
-	V    int             `json:"v"`
-	ID   string          `json:"id"`
-	Tool string          `json:"tool,omitempty"`
-	Args json.RawMessage `json:"args,omitempty"`
+	V    int    `json:"v"`
+	ID   string `json:"id"`
+	Tool string `json:"tool,omitempty"`
+	// Query names a runtime read-only query (see QueryNames) instead of
+	// a tool.
+	Query string          `json:"query,omitempty"`
+	Args  json.RawMessage `json:"args,omitempty"`
 	// MaxSeconds caps every timeout of the request: the caller's
 	// remaining budget, set by the caller and never by the model.
 	MaxSeconds float64 `json:"max_seconds,omitempty"`
@@ -30,10 +33,11 @@ type Incoming struct {
 
 // Request is a tool request as a client sends it.
 type Request struct {
-	V    int             `json:"v"`
-	ID   string          `json:"id"`
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
+	V     int             `json:"v"`
+	ID    string          `json:"id"`
+	Tool  string          `json:"tool,omitempty"`
+	Query string          `json:"query,omitempty"`
+	Args  json.RawMessage `json:"args"`
 	// MaxSeconds caps the request's process timeout (0: no cap).
 	MaxSeconds float64 `json:"max_seconds,omitempty"`
 }

@@ -85,6 +85,11 @@ type Server struct {
 	// early holds cancel/kill received before the request's process ran.
 	early   map[string]earlyControl
 	closing bool
+	// served counts the tool requests handled: settings arrive only
+	// with a hello before the first.
+	served int
+	// rootLock holds the root's session lock a hello took (nil: none).
+	rootLock *os.File
 	// stopping: shutdown has begun terminating owned groups.
 	stopping bool
 	wg       sync.WaitGroup
@@ -140,6 +145,9 @@ func NewServer(opts Options) (*Server, error) {
 // Close releases the root handle and removes the commands' private
 // temporary directory.
 func (s *Server) Close() error {
+	if s.rootLock != nil {
+		s.rootLock.Close()
+	}
 	s.opts.Keeper.Close()
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
@@ -281,7 +289,7 @@ func (s *Server) dispatch(ctx context.Context, n int, line []byte) {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Args: in.Args, MaxSeconds: in.MaxSeconds})
+		reply := s.Handle(ctx, Request{V: in.V, ID: in.ID, Tool: in.Tool, Query: in.Query, Args: in.Args, MaxSeconds: in.MaxSeconds})
 		s.mu.Lock()
 		s.inFlight -= size
 		delete(s.active, in.ID)
@@ -311,6 +319,12 @@ func (s *Server) admitBytes(size int64) error {
 
 // Handle runs one tool request and returns its reply.
 func (s *Server) Handle(ctx context.Context, req Request) Reply {
+	if req.Query != "" {
+		return s.handleQuery(ctx, req)
+	}
+	s.mu.Lock()
+	s.served++
+	s.mu.Unlock()
 	t, ok := toolByName[req.Tool]
 	if !ok {
 		return errReply(req.ID, core.Errorf(CodeUnknownTool, "%q is not a fluzo-tool tool", req.Tool).

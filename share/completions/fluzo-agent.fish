@@ -9,7 +9,7 @@ function __fluzo_agent_path
       continue
     end
     switch $w
-      case --task --workspace -C --config --set --verify --allow --max-turns --diff-id
+      case --task --workspace -C --config --set --backend --verify --allow --max-turns --diff-id
         set skip 1
         continue
       case '-*'
@@ -137,7 +137,7 @@ function __fluzo_agent_setting
     case '*=*'
       return
     case '*'
-      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
+      printf '%s=\n' 'schema_version' 'project.name' 'agent.runtime' 'agent.model' 'decision.enabled' 'decision.mode' 'decision.model' 'decision.timeout_seconds' 'decision.max_observations_per_task' 'decision.failure_pause_threshold' 'harness.max_turns' 'harness.max_active_seconds' 'harness.shell_timeout_seconds' 'harness.provider_retries' 'harness.max_tool_calls' 'harness.max_total_tokens' 'harness.verification_attempts' 'harness.verify_command' 'tools.backend' 'tools.shell.stdin' 'tools.shell.termination_grace_seconds' 'tools.shell.inherit_env' 'tools.shell.env' 'tools.sandbox.mode' 'tools.sandbox.network' 'tools.sandbox.writable' 'tools.sandbox.readable' 'policy.shell' 'policy.tool_network' 'policy.git_commit' 'policy.git_push' 'policy.destructive_commands' 'policy.mcp' 'policy.filesystem' 'policy.credentials' 'policy.grants' 'context.compaction_threshold' 'context.compaction_max_output_tokens' 'context.overhead_tokens' 'context.tool_context_max_bytes' 'context.tool_capture_max_bytes' 'storage.auto_expire' 'storage.session_max_bytes' 'storage.diagnostic_max_bytes' 'storage.min_free_bytes' 'telemetry.export_enabled' 'telemetry.otlp_protocol' 'telemetry.otlp_endpoint' 'telemetry.capture_content' 'telemetry.archive_enabled' 'telemetry.archive_file_max_bytes' 'tui.theme' 'tui.animation_fps' 'tui.reduced_motion' 'tui.dev_menu' 'tui.notifications.desktop_enabled' 'tui.notifications.duration_seconds' 'tui.notifications.max_visible' 'tui.flags.render_diagnostics'
   end
 end
 complete -c fluzo-agent -f
@@ -158,6 +158,7 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l workspace 
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l backend -r -d 'tool backend command ARGV, a JSON array run without a shell (overrides tools.backend; see TOOL BACKENDS)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l verify -r -d 'verification COMMAND (default: harness.verify_command, then a test command quoted in the task)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l no-verify -d 'waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/run\'' -l allow -r -d 'exact task-scoped grant SPEC, e.g. \'exec:cargo test\' (repeatable)'
@@ -169,6 +170,7 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l workspa
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l backend -r -d 'tool backend command ARGV, a JSON array run without a shell (overrides tools.backend; see TOOL BACKENDS)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l verify -r -d 'verification COMMAND (default: the task\'s)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l no-verify -d 'waive verification explicitly for this task (recorded); default: the task\'s command or earlier waiver'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/resume\'' -l allow -r -d 'exact task-scoped grant SPEC for this attempt (repeatable)'
@@ -179,6 +181,7 @@ complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l workspac
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l consent -d 'record consent for this configuration\'s destinations, grants and tool environment (see fluzo-admit consent); without it an unconsented configuration exits 3 before contacting anything'
+complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/serve\'' -l backend -r -d 'tool backend command ARGV, a JSON array run without a shell (overrides tools.backend; see TOOL BACKENDS)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l workspace -s C -x -a '(__fish_complete_directories)' -d 'workspace DIR (default: the current directory\'s git working tree)'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l config -r -F -d 'use configuration FILE instead of <workspace>/.fluzo'
 complete -c fluzo-agent -n 'test (__fluzo_agent_path) = \'@/acp\'' -l set -x -a '(__fluzo_agent_setting)' -d 'override a setting, KEY=VALUE (repeatable)'

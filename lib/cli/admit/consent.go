@@ -217,6 +217,10 @@ func printReview(w io.Writer, root string, s consent.Summary) {
 	}
 	fmt.Fprintf(w, "grants:       %s\n", termsafe.Line(listOrNone(s.Grants)))
 	fmt.Fprintf(w, "tool env:     inherit %s; set %s\n", termsafe.Line(listOrNone(s.InheritEnv)), termsafe.Line(listOrNone(s.EnvNames)))
+	if len(s.ToolBackend) > 0 {
+		argv, _ := json.Marshal(s.ToolBackend)
+		fmt.Fprintf(w, "tool backend: %s (tools.backend: files and commands run there)\n", termsafe.Line(string(argv)))
+	}
 	export := "off"
 	if s.CaptureContent {
 		export = "ON: prompts, outputs and tool content go to telemetry"

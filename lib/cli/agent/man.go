@@ -61,6 +61,30 @@ Orphans are told from the owner's own children by no_new_privs, which
 fluzo-tool serve sets on every child and every descendant inherits; an owner
 that itself runs with no_new_privs cannot tell them apart, ends none and
 says so (unverified).`},
+		{Title: "Tool backends", Body: `Every action on the workspace and every read the runtime makes of it
+(baseline, file versions, verification fingerprint, AGENTS.md, git status, diff
+line counts) is a request to the tool backend: by default the local "fluzo-tool
+serve --root WORKSPACE". [tools] backend in .fluzo, or --backend on run, resume
+and serve (one JSON array, overriding it), names another command as an argv
+array run without a shell; it must give a fluzo-tool serve on its stdin and
+stdout:
+
+  ssh:        ["ssh", "-T", "-o", "BatchMode=yes", "host", "fluzo-tool", "serve", "--root", "/srv/repo"]
+  Kubernetes: ["kubectl", "exec", "-i", "POD", "--", "fluzo-tool", "serve", "--root", "/work/repo"]
+  Docker:     ["docker", "exec", "-i", "CONTAINER", "fluzo-tool", "serve", "--root", "/work/repo"]
+  bubblewrap: ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+               "--bind", "DIR", "DIR", "--unshare-net", "--die-with-parent",
+               "fluzo-tool", "serve", "--root", "DIR"]
+
+The store, journal, policy, provider, consent and control socket stay in the
+local workspace; files, commands and verification happen in the backend's root.
+The session starts with a handshake: a backend speaking another tool protocol
+revision is refused (protocol_mismatch, both revisions named; install the same
+release on both sides), and the identity it gives (host, root, repository) is
+recorded as a tool_backend.connected event with each attempt; resume refuses
+another host or root. Cancel and kill reach the remote processes through the
+protocol. A lost connection makes the running call unknown and records
+tool_backend.lost; the runtime reconnects once. docs/REMOTE.md has the details.`},
 		{Title: "Port protocol", Body: portProtocolDoc},
 		{Title: "Control socket", Body: `A running owner listens on a private Unix socket,
 ${XDG_RUNTIME_DIR}/fluzo/agent-<hash of the workspace root>.sock (mode 0600),

@@ -24,7 +24,7 @@ like a new call. Grants and YOLO of earlier attempts are not restored; pass
 --allow and --yolo again if needed.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			configFlag(), setFlag(), consentFlag(),
+			configFlag(), setFlag(), consentFlag(), backendFlag(),
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: the task's)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly for this task (recorded); default: the task's command or earlier waiver"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC` for this attempt (repeatable)"},
@@ -59,8 +59,12 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 // openOwner opens the workspace as its owner, reports what recovery
 // changed, and serves the control socket.
 func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, error) {
+	overrides, err := ownerOverrides(c)
+	if err != nil {
+		return nil, err
+	}
 	p.setRecovering(true)
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Consent: c.Bool("consent"), Emit: p.emit, Telemetry: "headless"})
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: overrides, Consent: c.Bool("consent"), Emit: p.emit, Telemetry: "headless"})
 	p.setRecovering(false)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ and 'reject TASK --yes' removes the worktree and its branch.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the request, in plain words", Required: true},
 			workspaceFlag(),
-			configFlag(), setFlag(), consentFlag(),
+			configFlag(), setFlag(), consentFlag(), backendFlag(),
 			&cli.StringFlag{Name: "verify", Usage: "verification `COMMAND` (default: harness.verify_command, then a test command quoted in the task)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "waive verification explicitly (recorded); without a command or this flag the task fails verification_not_configured"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "exact task-scoped grant `SPEC`, e.g. 'exec:cargo test' (repeatable)"},

@@ -49,7 +49,7 @@ error naming the limit (reason line_too_long) and skipped. PORT PROTOCOL in fluz
 answer and error.`,
 		Flags: []cli.Flag{
 			workspaceFlag(),
-			configFlag(), setFlag(), consentFlag(),
+			configFlag(), setFlag(), consentFlag(), backendFlag(),
 		},
 		Action: serveAction,
 	}
@@ -57,7 +57,11 @@ answer and error.`,
 
 func serveAction(ctx context.Context, c *cli.Command) error {
 	port := lagent.NewPort(c.Root().Writer)
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: c.StringSlice("set"), Consent: c.Bool("consent"), Emit: port.Emit, Telemetry: "port"})
+	overrides, err := ownerOverrides(c)
+	if err != nil {
+		return err
+	}
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: overrides, Consent: c.Bool("consent"), Emit: port.Emit, Telemetry: "port"})
 	if err != nil {
 		return err
 	}

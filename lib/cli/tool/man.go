@@ -33,6 +33,32 @@ arguments (written by the model) ask for; the result then says
 "timeout_capped":true.
 
 Unknown fields in requests and arguments are errors (invalid_request).`},
+		{Title: "Handshake and queries", Body: `A runtime opens the session with a hello query before any tool request:
+
+  {"v":1,"id":"q1","query":"hello","args":{"protocol":2,"settings":{...}}}
+
+The answer names the backend: "protocol" (the tool protocol revision, 2),
+"version" (the release), "host", "root" (resolved) with its "device" and
+"inode", and "repository" {top_level, head, branch}. A caller speaking another
+revision gets protocol_mismatch with backend_protocol and runtime_protocol.
+"settings" ({grace_seconds, capture_limit, env, inherit_env, sandbox,
+sandbox_network, sandbox_write, sandbox_read}, the same as the flags) apply
+before the first tool request and are refused after it. A hello also locks the
+root for the session (flock on the directory): a second runtime's hello on the
+same root waits up to 15 s, then gets workspace_busy.
+
+The runtime's other reads of the workspace are read-only queries too, answered
+beneath the same confinement and never offered to the model: baseline (the
+'fluzo-tool baseline' record), fingerprint {fingerprint}, file_versions {paths}
+→ {versions}, agents_md → {files:[{path, scope, content, truncated}]},
+git_state → {head, branch, status, total}, line_counts {head, paths, new} →
+{counts}. An unknown name is unknown_query.
+
+Because the protocol is all a runtime needs, any command that runs "fluzo-tool
+serve" with its stdin and stdout connected is a backend: ssh -T HOST fluzo-tool
+serve --root DIR, kubectl exec -i POD -- fluzo-tool serve --root DIR, docker
+exec -i CONTAINER fluzo-tool serve --root DIR, or bwrap ... fluzo-tool serve.
+See docs/REMOTE.md.`},
 		{Title: "Tools", Body: `view {path, offset?, limit?}; ls {path?, depth?}; glob {pattern, path?};
 grep {pattern, path?, include?, literal?}; write {path, content, expect_version};
 edit {path, old_string, new_string, replace_all?, expect_version};
