@@ -27,14 +27,15 @@ func init() {
 // wait-gone PIDFILE waits (up to a minute) until the process whose pid
 // the file holds has exited (a zombie counts as gone): a remote process
 // ends once its fluzo-tool notices, not at a moment this script knows.
+// The pid is found as gone finds it (liveInnerPID): a sandboxed command
+// wrote the pid it has in its own PID namespace.
 func waitGone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: wait-gone PIDFILE")
 	}
 	pid := strings.TrimSpace(ts.ReadFile(args[0]))
 	for i := 0; i < 600; i++ {
-		stat, err := os.ReadFile("/proc/" + pid + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
+		if liveInnerPID(pid, ts.Getenv("WORK")) == "" {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
