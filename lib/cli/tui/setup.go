@@ -34,6 +34,9 @@ func planSetup(ctx context.Context, dir, cfgFile string, init bool, interactive 
 	if cfgFile != "" && !init {
 		return setupPlan{}, nil // an explicit file is the person's choice: serve reports it
 	}
+	if !init && validFileAtLikelyTop(dir) {
+		return setupPlan{}, nil
+	}
 	ws, err := store.ResolveWorkspace(ctx, dir)
 	if err != nil {
 		if init {
@@ -68,6 +71,39 @@ func planSetup(ctx context.Context, dir, cfgFile string, init bool, interactive 
 		return setupPlan{env: env, run: true}, nil
 	}
 	return setupPlan{}, nil
+}
+
+// validFileAtLikelyTop is the common start without a git process: the
+// nearest directory at or above dir holding a .git entry is where git's
+// own discovery ends in nearly every repository, and a .fluzo there that
+// loads cleanly means there is nothing to set up. The two git processes
+// of the hardened resolution (its config listing and rev-parse) sat
+// before the first frame on every launch. Whatever this guess misses
+// (a missing or malformed file, an unusual layout) goes the full way, and
+// serve still resolves the workspace itself and reports what it finds.
+func validFileAtLikelyTop(dir string) bool {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return false
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+			_, err := config.Load(filepath.Join(abs, config.FileName))
+			return err == nil
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return false
+		}
+		abs = parent
+	}
 }
 
 // cleartext is lib/consent's rule for the warned plain-HTTP exception.

@@ -258,3 +258,34 @@ func TestAFileThatAppearsMeanwhileIsKept(t *testing.T) {
 		t.Fatalf("the file was replaced: %s", after)
 	}
 }
+
+// A valid .fluzo at the repository's top is found without running git,
+// from the top and from a subdirectory: the two git processes of the
+// hardened resolution used to sit before every launch's first frame.
+func TestAValidFileSkipsSetupWithoutRunningGit(t *testing.T) {
+	root := gitRepo(t)
+	data := "schema_version = 1\n[models.coder]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"gone\"\n"
+	if err := os.WriteFile(filepath.Join(root, ".fluzo"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "src", "deep")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := t.TempDir()
+	marker := filepath.Join(fake, "git-ran")
+	script := "#!/bin/sh\necho \"$@\" >> " + marker + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(fake, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake)
+	for _, dir := range []string{root, sub} {
+		plan, err := planSetup(context.Background(), dir, "", false, true)
+		if err != nil || plan.run {
+			t.Fatalf("from %s: plan %+v %v", dir, plan, err)
+		}
+	}
+	if ran, err := os.ReadFile(marker); err == nil {
+		t.Fatalf("git ran before the first frame: %s", ran)
+	}
+}
