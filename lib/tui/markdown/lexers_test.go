@@ -8,8 +8,9 @@ import (
 	"github.com/josecorral/fluzo/lib/tui/theme"
 )
 
-// fluzo-tui must not link chroma's lexer registry: it builds every lexer
-// at process start, most of the work before the first frame.
+// fluzo-tui must not link chroma's lexer registry (it builds every lexer
+// at process start, most of the work before the first frame) nor
+// goldmark's extension package (linkify's patterns compile at start).
 func TestFluzoTUIDoesNotLinkTheLexerRegistry(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/josecorral/fluzo/cmd/fluzo-tui").CombinedOutput()
 	if err != nil {
@@ -18,6 +19,9 @@ func TestFluzoTUIDoesNotLinkTheLexerRegistry(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "github.com/alecthomas/chroma/v2/lexers" {
 			t.Fatal("cmd/fluzo-tui links github.com/alecthomas/chroma/v2/lexers (its init builds ~280 lexers at every start)")
+		}
+		if dep == "github.com/yuin/goldmark/extension" {
+			t.Fatal("cmd/fluzo-tui links github.com/yuin/goldmark/extension (its linkify patterns compile at every start; gfm.go parses tables, strikethrough and task boxes)")
 		}
 	}
 }

@@ -14,9 +14,7 @@ package markdown
 import (
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
 
@@ -58,11 +56,7 @@ func Render(src string, width int, opts Options) Result {
 	return r.Render(src, width)
 }
 
-var mdParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(
-		extension.Table, extension.Strikethrough, extension.TaskList,
-	)).Parser()
-})
+var mdParser = sync.OnceValue(newParser)
 
 func parse(source []byte) (ast.Node, parser.Context) {
 	ctx := parser.NewContext()
