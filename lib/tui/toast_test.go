@@ -456,3 +456,34 @@ func TestToastOverflowAtEverySize(t *testing.T) {
 func overlaps(a, b rect) bool {
 	return a.w > 0 && b.w > 0 && a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
 }
+
+// Ctrl+X dismisses only a toast the person can see: at the minimum size
+// (no room) the notice stays and says why; once shown, Ctrl+X and the
+// palette's entry (run after the palette closes) dismiss it.
+func TestDismissOnlyWhatIsOnScreen(t *testing.T) {
+	h := newHarness(t, minW, minH, Options{})
+	h.connect()
+	h.app.toast("a", notify.Warning, "first notice", "", deskNone, "")
+	h.app.toast("b", notify.Info, "second notice", "", deskNone, "")
+	h.app.wake(batch{})
+	if len(h.app.notes.hits) != 0 {
+		t.Fatalf("%d toasts at the minimum size", len(h.app.notes.hits))
+	}
+	h.keys(tcell.NewEventKey(tcell.KeyCtrlX, 'x', tcell.ModCtrl))
+	if h.app.notes.q.Len() != 2 {
+		t.Fatal("ctrl+x dismissed a notice that was never on screen")
+	}
+	h.mustShow("none on screen")
+	h.scr.SetSize(120, 40)
+	h.app.wake(batch{resize: true})
+	h.keys(tcell.NewEventKey(tcell.KeyCtrlX, 'x', tcell.ModCtrl))
+	if h.app.notes.q.Len() != 1 || h.contains("first notice") || !h.contains("second notice") {
+		t.Fatalf("ctrl+x on screen: %d left", h.app.notes.q.Len())
+	}
+	h.keys(key(tcell.KeyCtrlP))
+	h.keys(typed("dismiss")...)
+	h.keys(key(tcell.KeyEnter))
+	if h.app.notes.q.Len() != 0 || h.app.dialog != dialogNone {
+		t.Fatalf("the palette's dismiss: %d left, dialog %v", h.app.notes.q.Len(), h.app.dialog)
+	}
+}
