@@ -487,3 +487,25 @@ func TestDismissOnlyWhatIsOnScreen(t *testing.T) {
 		t.Fatalf("the palette's dismiss: %d left, dialog %v", h.app.notes.q.Len(), h.app.dialog)
 	}
 }
+
+// An approval card and its status rows are never covered: at 80x24 they
+// leave no free rows and no toast shows (the notice waits); at 120x40 the
+// toasts sit below the last of those rows.
+func TestToastsNeverCoverAnApproval(t *testing.T) {
+	for _, sz := range [][3]int{{80, 24, 0}, {120, 40, 2}} {
+		h := newHarness(t, sz[0], sz[1], Options{})
+		running(h)
+		h.records(ev(4, "operation.requested", "op_7", `{"tool":"exec"}`), ev(5, "permission.requested", "", permExec))
+		h.records(`{"v":1,"type":"live.warning","message":"disk"}`)
+		if len(h.app.notes.hits) != sz[2] || h.app.notes.q.Len() != 2 {
+			t.Fatalf("%dx%d: %d toasts shown of %d, want %d", sz[0], sz[1], len(h.app.notes.hits), h.app.notes.q.Len(), sz[2])
+		}
+		last := max(h.rowOf("Tab focuses this card"), h.rowOf("tab focuses the card"))
+		for _, hit := range h.app.notes.hits {
+			if hit.box.y <= last {
+				t.Errorf("%dx%d: a toast at row %d covers the approval (to row %d)", sz[0], sz[1], hit.box.y, last)
+			}
+		}
+		h.mustShow("[a] Approve once")
+	}
+}
