@@ -155,6 +155,8 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 		}
 	}
 	ans := map[string]any{}
+	var base *config.Config // the file as saved, when saving
+	var unsaved []string    // applied keys this origin may not save
 	if a.Save {
 		keys := append([]string(nil), p.Owner.settings.edited...)
 		for _, c := range a.Changes {
@@ -162,18 +164,22 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 				keys = append(keys, c.Key)
 			}
 		}
+		keys, unsaved = savable(a.Origin, keys)
 		saved, info, err := p.saveSettings(next, keys, a.Merge)
 		if err != nil {
 			return nil, err
 		}
-		next = saved
+		base = saved
+		if next, err = keepUnsaved(saved, next, unsaved); err != nil {
+			info["note"] = "saved; " + err.Error()
+		}
 		for k, v := range info {
 			ans[k] = v
 		}
 	}
 	effects := p.adopt(next, a.Changes, a.CurrentTask)
 	if a.Save {
-		p.Owner.settings.edited, p.Owner.settings.base = nil, next
+		p.Owner.settings.edited, p.Owner.settings.base = unsaved, base
 	}
 	ans["applied"] = effects
 	p.recordChange(ctx, a.Origin, effects, a.Save)
@@ -181,6 +187,46 @@ func (p *Port) configChange(ctx context.Context, raw []byte) (any, error) {
 	ans["settings"], ans["file"] = reply.Settings, reply.File
 	ans["saved"] = a.Save
 	return ans, nil
+}
+
+// savable splits keys into those a save from origin writes and those it
+// leaves applied but unsaved: the developer menu saves only its catalog
+// and the theme picker only tui.theme (PRD §29.2.2: saving modifies only
+// the selected UI preferences), whatever the settings screens applied
+// earlier in this session.
+func savable(origin string, keys []string) (save, rest []string) {
+	for _, k := range keys {
+		switch {
+		case origin == "dev_menu" && !config.InDevMenu(k), origin == "theme_picker" && k != "tui.theme":
+			rest = append(rest, k)
+		default:
+			save = append(save, k)
+		}
+	}
+	return save, rest
+}
+
+// keepUnsaved is the session's configuration after a save that left keys
+// unsaved: the saved file (so the next save compares with it, not with
+// this session's own write) with those keys' applied values on top. When
+// they no longer validate on the file as saved (an outside change merged
+// in), the session keeps next as it was.
+func keepUnsaved(saved, next *config.Config, keys []string) (*config.Config, error) {
+	if len(keys) == 0 || saved == next {
+		return saved, nil
+	}
+	d := saved.Edit()
+	for _, k := range keys {
+		v, _ := next.Lookup(k)
+		if err := d.SetValue(k, v.Value); err != nil {
+			return next, fmt.Errorf("the unsaved keys stay applied as before: %v", err)
+		}
+	}
+	cfg, err := d.Preview()
+	if err != nil {
+		return next, fmt.Errorf("the unsaved keys stay applied as before: %v", err)
+	}
+	return cfg, nil
 }
 
 func checkOrigin(a *configChangeArgs) error {

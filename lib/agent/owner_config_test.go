@@ -337,3 +337,40 @@ func TestConfigChangeBudgetsReachARunningTaskOnlyWhenAsked(t *testing.T) {
 		t.Error("task_budget flags")
 	}
 }
+
+// A save from the developer menu or the theme picker writes only its own
+// keys (PRD §29.2.2: only the selected UI preferences), even when the
+// settings screens applied other keys earlier; those stay applied and
+// unsaved, and a later save from the settings writes them without taking
+// the menu's own write for an outside change.
+func TestConfigChangeMenuSavesOnlyItsOwnKeys(t *testing.T) {
+	p, _, path := settingsPort(t)
+	if _, err := change(t, p, `"changes":[{"key":"harness.max_turns","value":"40"}]`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := change(t, p, `"origin":"dev_menu","save":true,"changes":[{"key":"tui.animation_fps","value":"30"}]`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := change(t, p, `"origin":"theme_picker","save":true,"changes":[{"key":"tui.theme","value":"high_contrast"}]`); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	want := settingsFluzo + "\n[tui]\nanimation_fps = 30\ntheme = \"high_contrast\"\n"
+	if string(data) != want {
+		t.Fatalf("the menus saved more than their keys:\n%s\nwant:\n%s", data, want)
+	}
+	e := entry(t, p, "harness.max_turns")
+	if e.Value.Value != int64(40) || !e.Edited || e.Saved != int64(30) || p.Owner.Config.Int("harness.max_turns") != 40 {
+		t.Fatalf("the settings' applied edit after the menus' saves: %+v", e)
+	}
+	if entry(t, p, "tui.animation_fps").Edited || entry(t, p, "tui.theme").Edited {
+		t.Error("a saved menu key is still marked unsaved")
+	}
+	if _, err := change(t, p, `"save":true`); err != nil {
+		t.Fatalf("the settings' save after the menus' own writes: %v", err)
+	}
+	data, _ = os.ReadFile(path)
+	if want = strings.Replace(want, "max_turns = 30", "max_turns = 40", 1); string(data) != want {
+		t.Fatalf("saved:\n%s\nwant:\n%s", data, want)
+	}
+}

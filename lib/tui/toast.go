@@ -73,9 +73,18 @@ func (a *App) expireToasts() {
 // reads or answers is ever covered, and the conversation never moves
 // for a toast.
 func (a *App) toastArea(l layout) rect {
+	if a.dialog != dialogNone {
+		return rect{}
+	}
+	return a.freeArea(l)
+}
+
+// freeArea is toastArea as it is with no dialog open: where the stack
+// shows once the palette that runs "dismiss" has closed.
+func (a *App) freeArea(l layout) rect {
 	c := l.conv
 	w := min(toastW, c.w)
-	if l.tooSmall || a.dialog != dialogNone || w < toastMinW {
+	if l.tooSmall || w < toastMinW {
 		return rect{}
 	}
 	top := c.y
@@ -186,17 +195,25 @@ func (a *App) toastClick(x, y int) bool {
 	return false
 }
 
-// dismissToast closes the oldest notice (ctrl+x; the stack shows oldest
-// first), shown or pending. It changes nothing but the stack.
+// dismissToast closes the oldest toast on screen (ctrl+x; the stack shows
+// oldest first). A notice still waiting for room — at the minimum size or
+// beside a full view — is never dismissed unseen: it shows when room
+// appears, or expires. It changes nothing but the stack.
 func (a *App) dismissToast() {
-	if first := a.notes.q.Visible(1); len(first) > 0 {
+	if first := a.notes.q.Visible(a.toastRoom()); len(first) > 0 {
 		a.notes.q.Dismiss(first[0].ID)
 	}
 }
 
+// toastRoom is how many toasts the screen shows with no dialog open.
+func (a *App) toastRoom() int { return toastSlots(a.freeArea(a.layout()).h) }
+
 func toastAvail(a *App) string {
-	if a.notes.q.Len() == 0 {
+	switch {
+	case a.notes.q.Len() == 0:
 		return "no notification to dismiss"
+	case a.toastRoom() == 0:
+		return "none on screen: notices wait for room (a larger window or fewer rows in view)"
 	}
 	return ""
 }

@@ -381,3 +381,131 @@ func TestToastSeverityBySource(t *testing.T) {
 		t.Fatalf("severities %v, want %v", got, want)
 	}
 }
+
+// Overflow at every baseline size and the minimum (PRD §29.3.1's C2
+// list): a burst of 1000 distinct warnings, a failure and replays of a
+// warning
+// keeps 32 notices, drops the oldest information first, counts the rest
+// in one bounded aggregate (never as notices), shows as many toasts as
+// the free rows hold — never over the composer, the footer or the
+// sidebar, never overlapping — and leaves the draft and focus alone.
+func TestToastOverflowAtEverySize(t *testing.T) {
+	// want is what the free rows below the failure's card hold: one toast
+	// at 80x24, max_visible from 120x40, none at the minimum.
+	for _, sz := range [][3]int{{80, 24, 1}, {120, 40, 3}, {160, 50, 3}, {minW, minH, 0}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, sz[0], sz[1], Options{})
+			var desk bytes.Buffer
+			h.app.notes.desk.out = &desk
+			h.connect()
+			h.keys(typed("my draft")...)
+			lines := make([]string, 0, 1003)
+			for i := 0; i < 1000; i++ {
+				lines = append(lines, fmt.Sprintf(`{"v":1,"type":"live.warning","message":"warning %d"}`, i))
+			}
+			lines = append(lines, failedResult)
+			for i := 0; i < 5; i++ {
+				lines = append(lines, `{"v":1,"type":"live.warning","message":"warning 999"}`)
+			}
+			h.records(lines...)
+			q := h.app.notes.q
+			if q.Len() != notify.MaxRetained || q.Dropped() != 1001-notify.MaxRetained {
+				t.Fatalf("retained %d, dropped %d; want %d and %d", q.Len(), q.Dropped(), notify.MaxRetained, 1001-notify.MaxRetained)
+			}
+			var failures, replayed int
+			q.RemoveIf(func(n notify.Notice) bool { // a read-only walk: removes nothing
+				if n.Severity == notify.Error {
+					failures++
+				}
+				if n.Key == "live:warning:warning 999" {
+					replayed = n.Count
+				}
+				return false
+			})
+			if first := q.Visible(1)[0].Key; first != "live:warning:warning 969" || failures != 1 || replayed != 6 {
+				t.Fatalf("oldest kept %s, %d failures, the replayed warning x%d: the oldest information goes first, the failure stays, replays coalesce",
+					first, failures, replayed)
+			}
+			l := h.app.layout()
+			slots := toastSlots(h.app.toastArea(l).h)
+			shown := len(h.app.notes.hits)
+			if shown != min(notify.DefaultVisible, slots) || shown != sz[2] {
+				t.Fatalf("%d toasts shown for %d slots, want %d:\n%s", shown, slots, sz[2], strings.Join(h.screenText(), "\n"))
+			}
+			if shown > 0 {
+				h.mustShow(fmt.Sprintf("+%d more · %d dropped", notify.MaxRetained-shown, 1001-notify.MaxRetained))
+			}
+			if n := strings.Count(strings.Join(h.screenText(), "\n"), "ctrl+x dismisses"); n != shown {
+				t.Fatalf("%d toasts drawn, %d recorded", n, shown)
+			}
+			prev := -1
+			for _, hit := range h.app.notes.hits {
+				b := hit.box
+				if overlaps(b, l.composer) || overlaps(b, l.sidebar) || b.bottom() > l.footer || b.y < prev {
+					t.Errorf("toast %+v covers the composer %+v, the sidebar %+v, the footer row %d or the toast above", b, l.composer, l.sidebar, l.footer)
+				}
+				prev = b.bottom()
+			}
+			if h.app.comp.text != "my draft" || h.app.focus != focusComposer || desk.Len() != 0 {
+				t.Fatalf("draft %q focus %v desktop %q", h.app.comp.text, h.app.focus, desk.String())
+			}
+		})
+	}
+}
+
+func overlaps(a, b rect) bool {
+	return a.w > 0 && b.w > 0 && a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
+}
+
+// Ctrl+X dismisses only a toast the person can see: at the minimum size
+// (no room) the notice stays and says why; once shown, Ctrl+X and the
+// palette's entry (run after the palette closes) dismiss it.
+func TestDismissOnlyWhatIsOnScreen(t *testing.T) {
+	h := newHarness(t, minW, minH, Options{})
+	h.connect()
+	h.app.toast("a", notify.Warning, "first notice", "", deskNone, "")
+	h.app.toast("b", notify.Info, "second notice", "", deskNone, "")
+	h.app.wake(batch{})
+	if len(h.app.notes.hits) != 0 {
+		t.Fatalf("%d toasts at the minimum size", len(h.app.notes.hits))
+	}
+	h.keys(tcell.NewEventKey(tcell.KeyCtrlX, 'x', tcell.ModCtrl))
+	if h.app.notes.q.Len() != 2 {
+		t.Fatal("ctrl+x dismissed a notice that was never on screen")
+	}
+	h.mustShow("none on screen")
+	h.scr.SetSize(120, 40)
+	h.app.wake(batch{resize: true})
+	h.keys(tcell.NewEventKey(tcell.KeyCtrlX, 'x', tcell.ModCtrl))
+	if h.app.notes.q.Len() != 1 || h.contains("first notice") || !h.contains("second notice") {
+		t.Fatalf("ctrl+x on screen: %d left", h.app.notes.q.Len())
+	}
+	h.keys(key(tcell.KeyCtrlP))
+	h.keys(typed("dismiss")...)
+	h.keys(key(tcell.KeyEnter))
+	if h.app.notes.q.Len() != 0 || h.app.dialog != dialogNone {
+		t.Fatalf("the palette's dismiss: %d left, dialog %v", h.app.notes.q.Len(), h.app.dialog)
+	}
+}
+
+// An approval card and its status rows are never covered: at 80x24 they
+// leave no free rows and no toast shows (the notice waits); at 120x40 the
+// toasts sit below the last of those rows.
+func TestToastsNeverCoverAnApproval(t *testing.T) {
+	for _, sz := range [][3]int{{80, 24, 0}, {120, 40, 2}} {
+		h := newHarness(t, sz[0], sz[1], Options{})
+		running(h)
+		h.records(ev(4, "operation.requested", "op_7", `{"tool":"exec"}`), ev(5, "permission.requested", "", permExec))
+		h.records(`{"v":1,"type":"live.warning","message":"disk"}`)
+		if len(h.app.notes.hits) != sz[2] || h.app.notes.q.Len() != 2 {
+			t.Fatalf("%dx%d: %d toasts shown of %d, want %d", sz[0], sz[1], len(h.app.notes.hits), h.app.notes.q.Len(), sz[2])
+		}
+		last := max(h.rowOf("Tab focuses this card"), h.rowOf("tab focuses the card"))
+		for _, hit := range h.app.notes.hits {
+			if hit.box.y <= last {
+				t.Errorf("%dx%d: a toast at row %d covers the approval (to row %d)", sz[0], sz[1], hit.box.y, last)
+			}
+		}
+		h.mustShow("[a] Approve once")
+	}
+}

@@ -175,7 +175,9 @@ Queries (read-only):
               until sent again with "merge":true; a read-only file is a
               storage_error and nothing is written. origin is settings
               (default), theme_picker (tui.theme only) or dev_menu (only the
-              keys flagged dev_menu). Each applied change is recorded as a
+              keys flagged dev_menu); a save from either writes only those
+              keys, other applied edits stay applied and unsaved. Each
+              applied change is recorded as a
               config.changed event, values other than public preferences
               redacted.
   capacity    -> {"pools":[...]}, this process's admission state
