@@ -49,7 +49,7 @@ func TestRemoteRecipesLoadAsBackends(t *testing.T) {
 		{"ssh", []string{"-T"}},
 		{"kubectl", []string{"exec", "-i", "--"}},
 		{"docker", []string{"exec", "-i"}},
-		{"bwrap", []string{"--die-with-parent"}},
+		{"bwrap", []string{"--die-with-parent", "--unshare-net", "--tmpfs", "TMPDIR"}},
 	} {
 		argv, ok := seen[want.prog]
 		if !ok {
