@@ -17,8 +17,8 @@ import (
 
 func init() { register("port-session", portSession) }
 
-// port-session SCRIPT OUT drives 'fluzo-agent serve' interactively. Each
-// SCRIPT line is one step:
+// port-session SCRIPT OUT [SERVE-FLAGS...] drives 'fluzo-agent serve'
+// (given those flags) interactively. Each SCRIPT line is one step:
 //
 //	send JSON            write a command ($NAME replaced by captures, or
 //	                     by the script's environment)
@@ -41,10 +41,10 @@ func init() { register("port-session", portSession) }
 // Every output line is written to OUT for later checks; unless "killed"
 // was given, the session must end with the port exiting 0.
 func portSession(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: port-session SCRIPT OUT")
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: port-session SCRIPT OUT [SERVE-FLAGS...]")
 	}
-	cmd := exec.Command(agentBinary(ts), "serve")
+	cmd := exec.Command(agentBinary(ts), append([]string{"serve"}, args[2:]...)...)
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = portEnv(ts)
 	stdin, err := cmd.StdinPipe()

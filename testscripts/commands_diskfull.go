@@ -63,6 +63,8 @@ func condition(cond string) (bool, error) {
 		return mcpInstalled()
 	case "sshd":
 		return sshdInstalled()
+	case "bwrap":
+		return bwrapInstalled()
 	}
 	return false, &unknownCondition{cond}
 }

@@ -48,15 +48,33 @@ func waitGone(ts *testscript.TestScript, neg bool, args []string) {
 // sshd-start's sshd with root ROOT (made absolute), the NAMEs set in its
 // environment first ("env NAME=VALUE"): use it as --backend $VAR or
 // tools.backend=$VAR.
+//
+// With -hostname NAME the remote fluzo-tool runs in a UTS namespace of
+// its own named NAME (unshare --uts, which needs root), so that the
+// remote host differs from the owner's as it would on another machine.
 func sshBackend(ts *testscript.TestScript, neg bool, args []string) {
+	hostname := ""
+	if len(args) > 1 && args[0] == "-hostname" {
+		hostname, args = args[1], args[2:]
+	}
 	if neg || len(args) < 2 || ts.Getenv("SSH_CONFIG") == "" {
-		ts.Fatalf("usage: ssh-backend VAR ROOT [NAME=VALUE...] (after sshd-start)")
+		ts.Fatalf("usage: ssh-backend [-hostname NAME] VAR ROOT [NAME=VALUE...] (after sshd-start)")
+	}
+	tool := ts.Getenv("REMOTE_TOOL")
+	if hostname != "" {
+		if os.Geteuid() != 0 {
+			ts.Fatalf("ssh-backend -hostname needs root (unshare --uts): guard the line with [root]")
+		}
+		tool = filepath.Join(filepath.Dir(tool), "fluzo-tool-remote-"+hostname)
+		script := "#!/bin/sh\nexec unshare --uts sh -c 'hostname \"$1\" && shift && exec \"$@\"' sh " +
+			shellQuote(hostname) + " " + shellQuote(ts.Getenv("REMOTE_TOOL")) + " \"$@\"\n"
+		ts.Check(os.WriteFile(tool, []byte(script), 0o755))
 	}
 	argv := []string{"ssh", "-F", ts.Getenv("SSH_CONFIG"), "-T", ts.Getenv("SSH_HOST")}
 	if len(args) > 2 {
 		argv = append(append(argv, "env"), args[2:]...)
 	}
-	argv = append(argv, ts.Getenv("REMOTE_TOOL"), "serve", "--root", ts.MkAbs(args[1]))
+	argv = append(argv, tool, "serve", "--root", ts.MkAbs(args[1]))
 	b, err := json.Marshal(argv)
 	ts.Check(err)
 	ts.Setenv(args[0], string(b))

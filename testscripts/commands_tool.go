@@ -33,11 +33,17 @@ func init() {
 // $WORK, which also finds an unsandboxed one by its host pid.
 func init() {
 	register("gone", func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: gone pidfile")
+		if len(args) != 1 {
+			ts.Fatalf("usage: [!] gone pidfile")
 		}
 		pid := strings.TrimSpace(ts.ReadFile(args[0]))
-		if host := liveInnerPID(pid, ts.Getenv("WORK")); host != "" {
+		host := liveInnerPID(pid, ts.Getenv("WORK"))
+		switch {
+		case neg && host == "":
+			// "! gone" first proves the process is found while it
+			// runs, so that a later gone or wait-gone is not vacuous.
+			ts.Fatalf("process %s is not running (no live process has that innermost pid beneath $WORK)", pid)
+		case !neg && host != "":
 			stat, _ := os.ReadFile("/proc/" + host + "/stat")
 			ts.Fatalf("process %s (host pid %s) is still running: %s", pid, host, stat)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/worktree"
 )
 
 // Bounds of one diff window (the backend's).
@@ -34,9 +35,8 @@ func checkWindow(a diffArgs) error {
 	return nil
 }
 
-// patchWindow reads one window of a.Path's diff from the tool backend:
-// the running task's, or a backend started for the question when none
-// runs. Only a path the summary lists can be asked for: the query never
+// patchWindow reads one window of a.Path's diff from the tool backend
+// the task's files are behind (see reads). Only a path the summary lists can be asked for: the query never
 // reads another file.
 func (p *Port) patchWindow(ctx context.Context, summary json.RawMessage, a diffArgs) (*PatchWindow, error) {
 	var s struct {
@@ -60,7 +60,7 @@ func (p *Port) patchWindow(ctx context.Context, summary json.RawMessage, a diffA
 		return nil, core.Errorf(core.CodeNotFound, "%s is not in task %s's diff", a.Path, a.Task).
 			WithHint("ask for the summary first and send one of its paths").With("field", "path")
 	}
-	q, done, err := p.Owner.reads(ctx)
+	q, done, err := p.Owner.reads(ctx, a.Task)
 	if err != nil {
 		return nil, err
 	}
@@ -72,28 +72,59 @@ func (p *Port) patchWindow(ctx context.Context, summary json.RawMessage, a diffA
 	return &w, nil
 }
 
-// reads is the backend to read the workspace through outside a task: the
-// running task's when there is one, else the configured remote backend
-// started for the question, else the local server in process (the same
-// confined server code, read-only queries only). done releases it.
-func (w *Owner) reads(ctx context.Context) (querier, func(), error) {
+// reads is the backend to read task's files through outside its own
+// attempt. They are in its worktree while that exists (a worktree task
+// is always local; once accepted and removed, its change is in the main
+// tree), else in the workspace the configured backend serves. The running
+// task's backend answers when it is rooted there too; otherwise one is
+// started for the question: the configured remote backend, or the local
+// server in process (the same confined server code, read-only queries
+// only). done releases it.
+func (w *Owner) reads(ctx context.Context, task string) (querier, func(), error) {
+	root, err := w.readRoot(ctx, task)
+	if err != nil {
+		return nil, nil, err
+	}
 	w.active.mu.Lock()
-	running := w.active.tools
+	running, runningTask := w.active.tools, w.active.refs.Task
 	w.active.mu.Unlock()
 	if running != nil {
-		return running, func() {}, nil
-	}
-	spec := w.toolBackend(w.toolServerEnv(os.Environ()))
-	if spec.Remote {
-		tc, err := startToolServer(ctx, spec)
-		if err != nil {
-			return nil, nil, err
+		if at, err := w.readRoot(ctx, runningTask); err == nil && at == root {
+			return running, func() {}, nil
 		}
-		return tc, func() { tc.Close() }, nil
 	}
-	c, err := tools.NewLocal(ctx, tools.Options{Root: w.Root})
+	if root == w.Root {
+		if spec := w.toolBackend(w.toolServerEnv(os.Environ())); spec.Remote {
+			tc, err := startToolServer(ctx, spec)
+			if err != nil {
+				return nil, nil, err
+			}
+			return tc, func() { tc.Close() }, nil
+		}
+	}
+	c, err := tools.NewLocal(ctx, tools.Options{Root: root})
 	if err != nil {
 		return nil, nil, err
 	}
 	return &toolClient{C: c}, func() { c.Close() }, nil
+}
+
+// readRoot is the directory task's files are in: its worktree while that
+// exists, else the workspace. A rejected worktree's change is gone.
+func (w *Owner) readRoot(ctx context.Context, task string) (string, error) {
+	rec, err := worktree.Lookup(ctx, w.Store.Queries, task)
+	if err != nil {
+		return w.Root, nil // not a worktree task
+	}
+	switch {
+	case rec.State == worktree.StateRejected:
+		return "", core.Errorf(core.CodeNotFound, "the worktree of task %s was rejected: its change is gone", rec.Task).
+			WithHint("start a new task with 'fluzo-agent run --worktree'")
+	case worktree.Exists(w.Root, rec.Binding):
+		return rec.Path(w.Root), nil
+	case rec.Accepted != "":
+		return w.Root, nil
+	}
+	return "", core.Errorf(core.CodeNotFound, "the worktree of task %s is missing (%s)", rec.Task, rec.Rel).
+		WithHint("it was removed outside Fluzo; start a new task with 'fluzo-agent run --worktree'")
 }

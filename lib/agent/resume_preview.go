@@ -81,7 +81,7 @@ func (w *Owner) PreviewResume(ctx context.Context, task string, yoloNow bool) (R
 	for _, o := range pr.Unknown {
 		pv.Unknown = append(pv.Unknown, PreviewOperation{ID: o.ID, Tool: o.Tool})
 	}
-	q, done, err := w.reads(ctx)
+	q, done, err := w.reads(ctx, task)
 	if err != nil {
 		return pv, err
 	}
@@ -97,7 +97,7 @@ func (w *Owner) previewWorkspace(ctx context.Context, pv *ResumePreview) error {
 		return err
 	}
 	pv.Workspace.Recorded = last
-	if q, done, err := w.reads(ctx); err == nil {
+	if q, done, err := w.reads(ctx, pv.Task); err == nil {
 		pv.Workspace.Current, _ = currentWorkspaceState(ctx, q)
 		done()
 	}

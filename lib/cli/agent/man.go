@@ -73,6 +73,7 @@ stdout:
   Kubernetes: ["kubectl", "exec", "-i", "POD", "--", "fluzo-tool", "serve", "--root", "/work/repo"]
   Docker:     ["docker", "exec", "-i", "CONTAINER", "fluzo-tool", "serve", "--root", "/work/repo"]
   bubblewrap: ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+               "--tmpfs", "/tmp", "--setenv", "TMPDIR", "/tmp",
                "--bind", "DIR", "DIR", "--unshare-net", "--die-with-parent",
                "fluzo-tool", "serve", "--root", "DIR"]
 
