@@ -68,7 +68,7 @@ func (a *App) drawDiag(l layout) {
 	for i := 0; i < rows && a.diagScroll+i < len(body); i++ {
 		a.p.put(x+2, y+2+i, w-4, body[a.diagScroll+i])
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ pgup/pgdn scroll · c copy the trace ID · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ pgup/pgdn scroll · c copy the trace ID · esc close ")
 }
 
 func heading(s string) line { return line{bold(s, theme.Accent)} }

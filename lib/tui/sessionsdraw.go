@@ -43,7 +43,7 @@ func (a *App) drawSessions(l layout) {
 		row := sessionColumns(s.CreatedAt.UTC().Format("2006-01-02 15:04"), sessionTaskStatus(s.Tasks), sessionTitle(s))
 		a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter open (read-only) · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ select · enter open (read-only) · esc close ")
 }
 
 func sessionColumns(created, tasks, title string) string {
@@ -102,7 +102,7 @@ func (a *App) drawSessionTimeline(x, y, w, h int) {
 	if t, ok := a.sessionTask(); ok && resumable(t.State, t.Reason) {
 		hint = " ↑/↓ scroll · ←/→ task · r resume (shows changes, asks) · esc back "
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(hint, theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, hint)
 }
 
 func (a *App) sessionTask() (taskRow, bool) {

@@ -16,7 +16,7 @@ func (a *App) drawTaskDetail(l layout) {
 	a.p.clear(x, y, w, h)
 	a.frame(x, y, w, h, theme.Accent)
 	t, _ := a.detailTask()
-	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.State), stateToken(t.State))})
+	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.label()), stateToken(t.label()))})
 	body := a.taskDetailLines(t)
 	for i := 0; i < h-3 && i < len(body); i++ {
 		a.p.put(x+2, y+2+i, w-4, body[i])
@@ -25,7 +25,7 @@ func (a *App) drawTaskDetail(l layout) {
 	if t.active() {
 		hint = " c cancel (graceful) · f force stop (asks) · esc back "
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(hint, theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, hint)
 }
 
 func field(name, value string) line {

@@ -45,7 +45,7 @@ func (a *App) taskMatches() []taskRow {
 	}
 	var list []scored
 	for _, t := range a.td.tasks {
-		if s, ok := fuzzyScore(a.tv.query, t.State+" "+t.Request+" "+t.ID); ok {
+		if s, ok := fuzzyScore(a.tv.query, t.label()+" "+t.Request+" "+t.ID); ok {
 			list = append(list, scored{t, s})
 		}
 	}
@@ -87,9 +87,27 @@ func (a *App) tasksKey(ev *tcell.EventKey) {
 	}
 }
 
-// active says whether the runtime may still be running the task.
+// active says whether the runtime may still be running the task (a
+// queued one has not started yet but will).
 func (t taskRow) active() bool {
-	return t.State == "running" || t.State == "waiting" || t.State == "stopping" || t.State == "queued"
+	switch t.State {
+	case "running", "waiting", "stopping", "pending", "ready":
+		return true
+	}
+	return false
+}
+
+// label is the state a person reads: the store's pending and ready are
+// both "queued" (not started yet), and a task blocked by restart recovery
+// is "interrupted" (nothing runs it), as fluzo-store prints it.
+func (t taskRow) label() string {
+	switch {
+	case t.State == "pending" || t.State == "ready":
+		return "queued"
+	case t.State == "blocked" && t.Reason == "interrupted":
+		return "interrupted"
+	}
+	return t.State
 }
 
 func (a *App) detailTask() (taskRow, bool) {
@@ -148,15 +166,15 @@ func (a *App) drawTasks(l layout) {
 	for i := 0; i < rows && a.tv.top+i < len(matches); i++ {
 		t := matches[a.tv.top+i]
 		d := a.td.diags[t.ID]
-		row := taskColumns(safeLine(t.State), t.elapsed(), d.turns(), d.tokens(), safeLine(t.Request))
-		tok := stateToken(t.State)
+		row := taskColumns(safeLine(t.label()), t.elapsed(), d.turns(), d.tokens(), safeLine(t.Request))
+		tok := stateToken(t.label())
 		if a.tv.top+i == a.tv.sel {
 			tok = theme.OnSelection
 			a.p.fill(x+1, y+4+i, w-2, ' ', tok)
 		}
 		a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter detail · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ select · enter detail · esc close ")
 }
 
 func taskColumns(state, elapsed, turns, tokens, request string) string {
@@ -168,7 +186,7 @@ func stateToken(state string) theme.Token {
 	switch state {
 	case "failed":
 		return theme.Error
-	case "waiting", "blocked", "stopping":
+	case "waiting", "blocked", "stopping", "interrupted":
 		return theme.Warning
 	case "completed":
 		return theme.Success

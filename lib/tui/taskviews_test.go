@@ -160,3 +160,25 @@ func TestDiagnosticsNeedATask(t *testing.T) {
 		t.Fatalf("ctrl+d without a task says why: dialog %v notice %q", h.app.dialog, h.app.notice)
 	}
 }
+
+// Every task state is listed with its label: the store's pending and
+// ready read "queued" and count as active (their elapsed is a lower
+// bound); a task blocked by restart recovery reads "interrupted".
+func TestTasksViewLabelsEveryState(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	openEveryStateTasks(h)
+	for _, want := range []string{"running", "queued", "waiting", "blocked", "interrupted", "stopping", "completed", "failed", "cancelled"} {
+		h.mustShow(want + " ")
+	}
+	if h.contains("pending ") || h.contains("ready ") {
+		t.Fatal("the store's pending/ready must read queued")
+	}
+	h.keys(typed("queued")...)
+	if got := len(h.app.taskMatches()); got != 2 {
+		t.Fatalf("searching \"queued\" found %d task(s), want the pending and the ready one", got)
+	}
+	if !(taskRow{State: "pending"}).active() || (taskRow{State: "blocked", Reason: "interrupted"}).active() {
+		t.Fatal("a queued task is active; an interrupted one is not")
+	}
+}
