@@ -18,8 +18,18 @@ func (a *App) drawTaskDetail(l layout) {
 	t, _ := a.detailTask()
 	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.label()), stateToken(t.label()))})
 	body := a.taskDetailLines(t)
-	for i := 0; i < h-3 && i < len(body); i++ {
-		a.p.put(x+2, y+2+i, w-4, body[i])
+	rows := max(h-3, 1)
+	a.tv.detailRows = rows
+	a.tv.scroll = max(min(a.tv.scroll, len(body)-rows), 0)
+	for i := 0; i < rows && a.tv.scroll+i < len(body); i++ {
+		row := body[a.tv.scroll+i]
+		// The edge rows say what is hidden and which key shows it.
+		if above := a.tv.scroll; i == 0 && above > 0 {
+			row = line{span(fmt.Sprintf("… %d row(s) above · pgup", above+1), theme.Muted)}
+		} else if below := len(body) - a.tv.scroll - rows; i == rows-1 && below > 0 {
+			row = line{span(fmt.Sprintf("… %d more row(s) · pgdn", below+1), theme.Muted)}
+		}
+		a.p.put(x+2, y+2+i, w-4, row)
 	}
 	hint := " esc back "
 	if t.active() {

@@ -21,6 +21,10 @@ type tasksView struct {
 	top    int
 	detail string // the task whose detail is open, "" for the list
 	interv int    // the selected message of its intervention queue
+	// scroll is the detail's first shown row: a task with many attempts
+	// or queued messages, or the minimum size, holds more than one frame.
+	scroll     int
+	detailRows int // the detail's body rows at the last frame (a page)
 }
 
 func tasksAvail(a *App) string {
@@ -78,7 +82,7 @@ func (a *App) tasksKey(ev *tcell.EventKey) {
 		a.tv.query, a.tv.sel, a.tv.top = "", 0, 0
 	case tcell.KeyEnter:
 		if a.tv.sel < len(matches) {
-			a.tv.detail, a.tv.interv = matches[a.tv.sel].ID, 0
+			a.tv.detail, a.tv.interv, a.tv.scroll = matches[a.tv.sel].ID, 0, 0
 		}
 	case tcell.KeyRune:
 		if len(a.tv.query) < maxQuery {
@@ -123,7 +127,11 @@ func (a *App) taskDetailKey(ev *tcell.EventKey) {
 	t, ok := a.detailTask()
 	switch {
 	case ev.Key() == tcell.KeyEscape:
-		a.tv.detail = ""
+		a.tv.detail, a.tv.scroll = "", 0
+	case ev.Key() == tcell.KeyPgDn:
+		a.tv.scroll += max(a.tv.detailRows-1, 1) // clamped when drawn
+	case ev.Key() == tcell.KeyPgUp:
+		a.tv.scroll = max(a.tv.scroll-max(a.tv.detailRows-1, 1), 0)
 	case ok && a.interventionKey(t.ID, ev):
 	case !ok || ev.Key() != tcell.KeyRune:
 	case ev.Rune() == 'c' && t.active():

@@ -182,3 +182,26 @@ func TestTasksViewLabelsEveryState(t *testing.T) {
 		t.Fatal("a queued task is active; an interrupted one is not")
 	}
 }
+
+// At the minimum size the detail holds more than its frame: the hidden
+// rows are counted on its edge and PgDn/PgUp scroll to them.
+func TestTaskDetailScrollsAtTheMinimumSize(t *testing.T) {
+	h := newHarness(t, 60, 16, Options{FPS: 0})
+	queuedTwo(h) // two queued messages make the body taller than the frame
+	openTasksView(h)
+	h.keys(key(tcell.KeyEnter))
+	h.mustShow("more row(s) · pgdn")
+	if h.contains("active time") {
+		t.Fatal("the last budget row fits a 60x16 detail: the test needs a taller body")
+	}
+	h.keys(key(tcell.KeyPgDn))
+	h.mustShow("active time")
+	h.mustShow("row(s) above · pgup")
+	h.keys(key(tcell.KeyPgUp))
+	h.mustShow("request")
+	if h.contains("above · pgup") {
+		t.Fatal("PgUp did not return to the top")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyEnter))
+	h.mustShow("request") // reopening starts at the top
+}
