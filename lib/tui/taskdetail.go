@@ -17,7 +17,10 @@ func (a *App) drawTaskDetail(l layout) {
 	a.frame(x, y, w, h, theme.Accent)
 	t, _ := a.detailTask()
 	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.label()), stateToken(t.label()))})
-	body := a.taskDetailLines(t)
+	var body []line
+	for _, l := range a.taskDetailLines(t) {
+		body = append(body, wrapLine(l, w-4)...)
+	}
 	rows := max(h-3, 1)
 	a.tv.detailRows = rows
 	a.tv.scroll = max(min(a.tv.scroll, len(body)-rows), 0)
@@ -57,7 +60,10 @@ func (a *App) taskDetailLines(t taskRow) []line {
 	}
 	out = append(out, field("operations", opSummary(d)))
 	out = append(out, field("verification", a.verificationOf(t.ID)))
-	out = append(out, a.budgetLines(d)...)
+	// The budgets are the diagnostics view's meters (one implementation):
+	// the live budget while the task runs, so active time and tokens are
+	// measured against their limits rather than unknown.
+	out = append(out, a.meterLines(t.ID, d)...)
 	return out
 }
 
@@ -91,16 +97,6 @@ func (a *App) verificationOf(task string) string {
 	return v
 }
 
-// budgetLines are the meters: used against the limit; a limit the
-// settings did not carry and a use the diagnosis cannot count are unknown.
-func (a *App) budgetLines(d *diagRecord) []line {
-	return []line{
-		field("turns", d.turns()+" of "+a.limit("harness.max_turns")),
-		field("tool calls", fmt.Sprintf("%d of %s", d.Operations.Total, a.limit("harness.max_tool_calls"))),
-		field("tokens", d.tokens()+" reported by the provider"),
-		field("active time", "unknown of "+withUnit(a.limit("harness.max_active_seconds"), "s")),
-	}
-}
 
 func withUnit(v, unit string) string {
 	if v == "unknown" {

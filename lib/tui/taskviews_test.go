@@ -74,8 +74,26 @@ func TestTaskDetailShowsBudgetsAgainstLimits(t *testing.T) {
 	h.mustShow("operations   3 (1 failed, 2 succeeded)")
 	h.mustShow("turns        4 of 30")
 	h.mustShow("tool calls   3 of 100")
-	h.mustShow("active time  unknown of 1200s")
+	h.mustShow("active time  unknown (recorded only while the task runs, or when a")
+	h.mustShow("budget runs out or is extended) of 1200s")
 	h.mustShow("c cancel (graceful) · f force stop (asks)")
+}
+
+// While the task runs its detail measures every budget live against its
+// limit: active time (waits excluded) and tokens too, not just turns.
+func TestTaskDetailMetersTheLiveBudget(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	running(h)
+	h.app.td.limits = map[string]string{"harness.max_turns": "30"}
+	h.keys(key(tcell.KeyCtrlT))
+	n := h.port.n
+	h.ackN(n, tasksAnswer)
+	h.ackN(n+1, withBudget(diagAnswer("tsk_1", "running", 4, 0, 1200, 300, unpriced)))
+	h.ackN(n+2, diagAnswer("tsk_0", "completed", 2, 2, 0, 0, unpriced))
+	h.keys(key(tcell.KeyEnter))
+	for _, want := range []string{"turns        4 of 30", "tool calls   3 of 100", "active time  1m35s (live, while the task runs) of 30m00s", "tokens       12500 charged of 200000", "reserved   2400 in flight"} {
+		h.mustShow(want)
+	}
 }
 
 func TestTasksViewCancelIsGracefulAndForceStopAsks(t *testing.T) {
