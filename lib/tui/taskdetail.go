@@ -97,7 +97,6 @@ func (a *App) verificationOf(task string) string {
 	return v
 }
 
-
 func withUnit(v, unit string) string {
 	if v == "unknown" {
 		return v
