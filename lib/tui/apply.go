@@ -28,6 +28,7 @@ func (a *App) apply(r port.Record) {
 		delete(a.pending, r.Error.Re)
 		a.interventionChanged(r.Error.Re, false)
 		a.sessionsFailed(r.Error)
+		a.viewRefusal(cmd, r.Error)
 		e := r.Error.Error
 		if cmd == "config_change" && a.dialog != dialogNone {
 			a.configRefused(e) // inline at the keys, or a prompt

@@ -36,7 +36,7 @@ func tasksAvail(a *App) string {
 
 func (a *App) openTasks() {
 	a.tv = tasksView{}
-	a.td.loaded = false
+	a.td.loaded, a.td.tasksRefused = false, ""
 	a.send(port.Tasks())
 	a.openDialog(dialogTasks)
 }
@@ -166,6 +166,10 @@ func (a *App) drawTasks(l layout) {
 	rows := h - 5
 	a.tv.top = scrollInto(a.tv.top, a.tv.sel, rows)
 	switch {
+	case a.td.tasksRefused != "":
+		for i, l := range wrapLine(line{span(a.td.tasksRefused, theme.Warning)}, w-4) {
+			a.p.put(x+2, y+4+i, w-4, l)
+		}
 	case !a.td.loaded:
 		a.p.put(x+2, y+4, w-4, line{span("asking the runtime for the tasks…", theme.Muted)})
 	case len(matches) == 0:

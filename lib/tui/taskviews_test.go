@@ -223,3 +223,36 @@ func TestTaskDetailScrollsAtTheMinimumSize(t *testing.T) {
 	h.keys(key(tcell.KeyEscape), key(tcell.KeyEnter))
 	h.mustShow("request") // reopening starts at the top
 }
+
+// A refused tasks or diagnose query shows in its view with the code, the
+// message and the hint, not as "asking the runtime…" forever behind the
+// overlay; the correlated events say so too.
+func TestViewRefusalsShowInTasksAndDiagnostics(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	running(h)
+	h.keys(key(tcell.KeyCtrlT))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store is locked","hint":"retry"}}`, h.port.n))
+	h.mustShow("refused: storage_error: the store is locked (retry)")
+	if h.contains("asking the runtime for the tasks") {
+		t.Fatal("a refused tasks query still says it is asking")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlT))
+	if h.contains("refused: storage_error: the store is locked") {
+		t.Fatal("reopening the view keeps the old refusal")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlD))
+	n := h.port.n // the diagnose; the replay page was asked just before it
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"not_found","message":"no task tsk_1"}}`, n))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"replay failed"}}`, n-1))
+	h.mustShow("diagnosis: unknown, refused: not_found: no task tsk_1")
+	if h.contains("asking the runtime…") {
+		t.Fatal("a refused diagnose still says it is asking")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlD))
+	n = h.port.n
+	h.ackN(n, diagAnswer("tsk_1", "running", 4, 0, 1200, 300, unpriced))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"replay failed"}}`, n-1))
+	if got := diagText(h); !strings.Contains(got, "unknown, refused: storage_error: replay failed") || strings.Contains(got, "asking the runtime for the task's timeline") {
+		t.Fatalf("a refused replay page in the correlated events:\n%s", got)
+	}
+}

@@ -48,6 +48,16 @@ var views = []struct {
 	{"tasks-every-state", func(h *harness) { running(h); openEveryStateTasks(h) }},
 	{"tasks-no-match", func(h *harness) { running(h); openTasksView(h); h.keys(typed("zzqq")...) }},
 	{"diagnostics-loading", func(h *harness) { running(h); h.keys(key(tcell.KeyCtrlD)) }},
+	{"diagnostics-refused", func(h *harness) {
+		running(h)
+		h.keys(key(tcell.KeyCtrlD))
+		h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store could not be read","hint":"check the disk"}}`, h.port.n))
+	}},
+	{"tasks-refused", func(h *harness) {
+		running(h)
+		h.keys(key(tcell.KeyCtrlT))
+		h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store could not be read","hint":"check the disk"}}`, h.port.n))
+	}},
 	{"diff-loading", func(h *harness) { running(h); h.keys(key(tcell.KeyCtrlF)) }},
 	{"diff-refused", func(h *harness) {
 		running(h)
