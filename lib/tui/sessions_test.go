@@ -285,6 +285,16 @@ var sessionViews = []struct {
 		h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store could not be read: disk I/O error","hint":"check the disk"}}`, h.port.n))
 	}},
 	{"session-timeline", func(h *harness) { h.connect(); openFailedSession(h); h.keys(key(tcell.KeyDown), key(tcell.KeyDown)) }},
+	{"resume-checking", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')) }},
+	{"intervention-settled", func(h *harness) {
+		// One withdrawn, one delivered: neither can change any more.
+		queuedTwo(h)
+		openTasksView(h)
+		h.keys(key(tcell.KeyEnter), runeKey('x'))
+		h.ack(`{"intervention":"msg_1","state":"withdrawn"}`)
+		h.records(ev(5, "intervention", "", `{"id":"msg_2","state":"delivered","bytes":19}`))
+		h.keys(key(tcell.KeyDown))
+	}},
 	{"resume-confirm", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')); h.ack(previewAnswer) }},
 	{"resume-refused", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')); h.ack(movedPreviewAnswer) }},
 	{"intervention-queue", func(h *harness) { queuedTwo(h); openTasksView(h); h.keys(key(tcell.KeyEnter), key(tcell.KeyDown)) }},
