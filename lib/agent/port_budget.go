@@ -33,8 +33,28 @@ func (p *Port) budgetMeters(task string) map[string]any {
 		return nil
 	}
 	u, l := b.Usage(), b.Limits()
+	// Turns are counted and limited by the loop's step limiter, not this
+	// budget (its turn count is only what a resume carried forward, its
+	// limit "unlimited"), so they are left out: the diagnosis counts the
+	// requests, the settings carry max_turns. A budget that is not set is
+	// null, not 2^60.
 	return map[string]any{"live": true,
-		"used": map[string]any{"turns": u.Turns, "active_seconds": u.Active.Round(time.Second).Seconds(), "tool_calls": u.ToolCalls,
+		"used": map[string]any{"turns": nil, "active_seconds": u.Active.Round(time.Second).Seconds(), "tool_calls": u.ToolCalls,
 			"total_tokens": u.Tokens, "tokens_estimated_requests": u.TokensEstimated, "reserved_tokens": b.Reserved()},
-		"limits": map[string]any{"turns": l.Turns, "active_seconds": l.Active.Seconds(), "tool_calls": l.ToolCalls, "total_tokens": l.Tokens}}
+		"limits": map[string]any{"turns": nil, "active_seconds": activeLimit(l.Active), "tool_calls": orNone(l.ToolCalls), "total_tokens": orNone(l.Tokens)}}
+}
+
+// orNone is a budget's limit, or nil when it is not set (unlimited).
+func orNone(n int64) any {
+	if n >= unlimited {
+		return nil
+	}
+	return n
+}
+
+func activeLimit(d time.Duration) any {
+	if int64(d) >= unlimited {
+		return nil
+	}
+	return d.Seconds()
 }

@@ -31,7 +31,18 @@ func TestLiveBudgetMetersExcludeWaitsAndShowReservations(t *testing.T) {
 	}
 	m := p.budgetMeters("tsk_1")
 	used, limits := m["used"].(map[string]any), m["limits"].(map[string]any)
-	if used["active_seconds"] != 90.0 || used["reserved_tokens"] != int64(1200) || used["turns"] != int64(2) || limits["active_seconds"] != 1200.0 || limits["total_tokens"] != int64(50_000) {
+	if used["active_seconds"] != 90.0 || used["reserved_tokens"] != int64(1200) || limits["active_seconds"] != 1200.0 || limits["total_tokens"] != int64(50_000) {
 		t.Fatalf("meters %v", m)
+	}
+	// The budget does not count turns (the step limiter does): none are
+	// claimed. Budgets not set are null, never the 2^60 that stands for
+	// them inside (a screen printed "0 of 1152921504606846976").
+	if used["turns"] != nil || limits["turns"] != nil {
+		t.Fatalf("turns claimed by the budget: %v", m)
+	}
+	p.Owner.active.setBudget(admit.NewBudget(budgets{}.limits(), admit.Usage{}, func() time.Time { return now }))
+	limits = p.budgetMeters("tsk_1")["limits"].(map[string]any)
+	if limits["active_seconds"] != nil || limits["total_tokens"] != nil || limits["tool_calls"] != int64(defaultMaxToolCalls) {
+		t.Fatalf("unset budgets: %v", limits)
 	}
 }

@@ -27,7 +27,8 @@ func (a *App) apply(r port.Record) {
 		cmd := a.pending[r.Error.Re]
 		delete(a.pending, r.Error.Re)
 		a.interventionChanged(r.Error.Re, false)
-		a.sessionsFailed(r.Error.Re)
+		a.sessionsFailed(r.Error)
+		a.viewRefusal(cmd, r.Error)
 		e := r.Error.Error
 		if cmd == "config_change" && a.dialog != dialogNone {
 			a.configRefused(e) // inline at the keys, or a prompt

@@ -39,6 +39,7 @@ type diagEvents struct {
 	dropped int  // older steps not kept
 	done    bool // the last page answered
 	cut     bool // stopped after diagEventPages pages
+	refused string
 }
 
 func (a *App) askCorrelated(task string) {
@@ -80,6 +81,9 @@ func (a *App) diagEventsAck(ack *port.Ack) bool {
 }
 
 func (a *App) correlatedLines(d *diagRecord) []line {
+	if a.dg.task == a.task.id && a.dg.refused != "" && len(a.dg.rows) == 0 {
+		return []line{{span("unknown, "+a.dg.refused, theme.Warning)}}
+	}
 	if a.dg.task != a.task.id || !a.dg.done && len(a.dg.rows) == 0 {
 		return []line{{span("asking the runtime for the task's timeline…", theme.Muted)}}
 	}

@@ -139,7 +139,12 @@ func (a *App) meterLines(task string, d *diagRecord) []line {
 	active := "unknown (recorded only while the task runs, or when a budget runs out or is extended)"
 	charged := "unknown"
 	if f != nil {
-		turns, tools, charged = count(f.Turns), count(f.ToolCalls), count(f.Tokens)
+		// A live budget carries no turns (the loop's step limiter counts
+		// them): the diagnosis' request count stays.
+		if f.Turns != nil {
+			turns = count(f.Turns)
+		}
+		tools, charged = count(f.ToolCalls), count(f.Tokens)
 		if f.Active != nil {
 			active = seconds(f.Active) + " (" + f.fromRecord + ")"
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-const liveBudgetAnswer = `"live_budget":{"live":true,"used":{"turns":4,"active_seconds":95,"tool_calls":3,"total_tokens":12500,"tokens_estimated_requests":1,"reserved_tokens":2400},"limits":{"turns":30,"active_seconds":1800,"tool_calls":100,"total_tokens":200000}}`
+const liveBudgetAnswer = `"live_budget":{"live":true,"used":{"turns":null,"active_seconds":95,"tool_calls":3,"total_tokens":12500,"tokens_estimated_requests":1,"reserved_tokens":2400},"limits":{"turns":null,"active_seconds":1800,"tool_calls":100,"total_tokens":200000}}`
 
 // withBudget adds the live budget to a diagnose answer.
 func withBudget(answer string) string {

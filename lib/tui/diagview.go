@@ -29,7 +29,7 @@ func diagAvail(a *App) string {
 func (a *App) openDiag() {
 	a.diagScroll = 0
 	a.askCorrelated(a.task.id)
-	a.send(port.Diagnose(a.task.id))
+	a.td.diagReq, a.td.diagRefused = a.send(port.Diagnose(a.task.id)), ""
 	a.openDialog(dialogDiag)
 }
 
@@ -68,7 +68,7 @@ func (a *App) drawDiag(l layout) {
 	for i := 0; i < rows && a.diagScroll+i < len(body); i++ {
 		a.p.put(x+2, y+2+i, w-4, body[a.diagScroll+i])
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ pgup/pgdn scroll · c copy the trace ID · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ pgup/pgdn scroll · c copy the trace ID · esc close ")
 }
 
 func heading(s string) line { return line{bold(s, theme.Accent)} }
@@ -83,7 +83,10 @@ func (a *App) diagLines() []line {
 	}
 	out = append(out, heading("Errors"))
 	out = append(out, a.errorLines(d)...)
-	if d == nil {
+	switch {
+	case d == nil && a.td.diagRefused != "":
+		return append(out, line{span("diagnosis: unknown, "+a.td.diagRefused, theme.Warning)})
+	case d == nil:
 		return append(out, line{span("diagnosis: unknown (asking the runtime…)", theme.Muted)})
 	}
 	out = append(out, heading("Budgets"))

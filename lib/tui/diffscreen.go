@@ -195,6 +195,9 @@ func (a *App) drawDiff(l layout) {
 	iw := w - 4
 	a.p.put(x+2, y+1, iw, a.diffTitle())
 	body := a.diffHead()
+	if a.dv.refused != "" { // the refusal's message and hint, whole
+		body = wrapLine(body[0], iw)
+	}
 	listRows := min(len(a.diffList()), max((h-6)/3, 2))
 	top := y + 2
 	for i, l := range body {
@@ -219,7 +222,7 @@ func (a *App) drawDiff(l layout) {
 	} else {
 		a.drawPatch(x+2, top, iw, a.dv.patchRows)
 	}
-	a.p.put(x+2, y+h-1, iw, line{span(" ↑/↓ file · pgup/pgdn j/k page · home/end · v verification · r refresh · esc close · never stages or commits ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, iw, " ↑/↓ file · v verification · pgup/pgdn j/k page · home/end · r refresh · esc close · never stages or commits ")
 }
 
 func (a *App) diffTitle() line {

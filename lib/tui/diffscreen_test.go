@@ -179,3 +179,16 @@ func TestDiffViewShowsARefusalInTheView(t *testing.T) {
 	h.app.render()
 	h.mustShow("no diff: task tsk_1 has no diff summary")
 }
+
+// At the minimum size a refusal still shows its hint (wrapped, not cut)
+// and the hint row still says how to close the view.
+func TestDiffRefusalWrapsAndTheWayOutStaysAtTheMinimumSize(t *testing.T) {
+	h := newHarness(t, 60, 16, Options{FPS: 0})
+	running(h)
+	h.keys(key(tcell.KeyCtrlF))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"not_found","message":"task tsk_1 has no diff summary: none of its attempts ended","hint":"ask again when the task has a result"}}`, h.port.n))
+	h.app.dirty.all = true
+	h.app.render()
+	h.mustShow("has a result)")
+	h.mustShow("esc close")
+}

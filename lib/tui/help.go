@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/josecorral/fluzo/lib/tui/theme"
@@ -110,5 +111,44 @@ func (a *App) drawHelp(l layout) {
 		a.p.put(x+11, ry, helpKeyW, line{span(r.keys, theme.Muted)})
 		a.p.put(x+12+helpKeyW, ry, w-14-helpKeyW, r.text)
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" pgup/pgdn page · esc or ctrl+g closes ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " pgup/pgdn page · esc or ctrl+g closes ")
+}
+
+// fitHint fits a view's key hint (segments joined by " · ", the most
+// useful first) into w cells. At narrow sizes the parenthesised remarks go
+// first, then the last segments, but the one saying how to close the view
+// (it starts with "esc") always stays: at the minimum size a person must
+// still see the way out.
+func fitHint(hint string, w int) string {
+	segs := strings.Split(strings.TrimSpace(hint), " · ")
+	join := func() string { return " " + strings.Join(segs, " · ") + " " }
+	if cellWidth(join())-1 > w {
+		for i, s := range segs {
+			if open := strings.Index(s, " ("); open > 0 && strings.HasSuffix(s, ")") {
+				segs[i] = s[:open]
+			}
+		}
+	}
+	for cellWidth(join())-1 > w { // the closing space may go
+		drop := -1
+		for i := len(segs) - 1; i >= 0; i-- {
+			if !strings.HasPrefix(segs[i], "esc") {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 || len(segs) == 1 {
+			break
+		}
+		segs = append(segs[:drop], segs[drop+1:]...)
+	}
+	if j := join(); cellWidth(j)-1 == w {
+		return j[:len(j)-1]
+	}
+	return truncate(join(), w, "…")
+}
+
+// putHint draws a view's key hint on its bottom border.
+func (a *App) putHint(x, y, w int, hint string) {
+	a.p.put(x, y, w, line{span(fitHint(hint, w), theme.Subtle)})
 }

@@ -156,7 +156,7 @@ func (a *App) drawPalette(l layout) {
 			a.p.put(x+2, y+h-2, w-4, line{span("unavailable: ", theme.Warning), span(why, theme.Base)})
 		}
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter run · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ select · enter run · esc close ")
 }
 
 // drawPaletteRow: title left, key right; an unavailable entry is dimmed

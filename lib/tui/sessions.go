@@ -63,6 +63,10 @@ type sessionsView struct {
 	// sessionReq is the session query in flight.
 	sessionReq           string
 	listTop, timelineTop int // first shown row of each window
+	// refused is the last refusal of one of the view's queries, shown in
+	// the view (the overlay hides the conversation's notice) until the
+	// next query goes out or an answer arrives.
+	refused string
 }
 
 func sessionsAvail(a *App) string { return tasksAvail(a) }
@@ -76,6 +80,7 @@ func (a *App) openSessions() {
 // fetchSessions sends what the list window wants, if anything.
 func (a *App) fetchSessions() {
 	if r, ok := a.sv.list.Want(); ok {
+		a.sv.refused = ""
 		id := a.send(port.Sessions(a.sv.query, int(r.Cursor), sessionsPage))
 		a.sv.asked[id] = r
 	}
@@ -86,6 +91,7 @@ func (a *App) fetchTimeline() {
 		return
 	}
 	if r, ok := a.sv.timeline.Want(); ok {
+		a.sv.refused = ""
 		id := a.send(port.Replay(a.sv.tasks[a.sv.task].ID, r.Cursor, timelinePage))
 		a.sv.asked[id], a.sv.timelineReqs[id] = r, true
 	}
@@ -110,11 +116,18 @@ func (a *App) sessionsAck(cmd string, ack *port.Ack) bool {
 
 // sessionsFailed settles a refused query of the view, so the window asks
 // again instead of waiting for an answer that will not come; the refusal
-// itself is shown as every refusal is.
-func (a *App) sessionsFailed(re string) {
+// is shown as every refusal is, and in the view itself.
+func (a *App) sessionsFailed(e *port.ErrorReply) {
+	re := e.Re
+	if re != "" && re == a.sv.sessionReq {
+		a.sv.sessionReq = ""
+		a.sv.refused = refusalText(e) + " · esc, then enter asks again"
+		return
+	}
 	if _, ok := a.sv.asked[re]; !ok {
 		return
 	}
+	a.sv.refused = refusalText(e) + " · a move (↑/↓) asks again"
 	delete(a.sv.asked, re)
 	if a.sv.timelineReqs[re] {
 		delete(a.sv.timelineReqs, re)
@@ -149,7 +162,7 @@ func (a *App) sessionAck(ack *port.Ack) {
 	if ack.Re != a.sv.sessionReq || a.sv.open == nil {
 		return
 	}
-	a.sv.sessionReq = ""
+	a.sv.sessionReq, a.sv.refused = "", ""
 	var d struct {
 		Tasks []taskRow `json:"tasks"`
 	}
@@ -192,6 +205,7 @@ func (a *App) replayAck(ack *port.Ack) {
 func clipField(s string) string { return truncate(safeLine(s), maxTimelineFields, "…") }
 
 func (a *App) openSession(s sessionRow) {
+	a.sv.refused = ""
 	a.sv.open, a.sv.tasks, a.sv.tasksMore, a.sv.task, a.sv.timeline = &s, nil, false, 0, nil
 	a.sv.sessionReq = a.send(port.SessionOf(s.ID))
 }
@@ -320,4 +334,13 @@ func sessionTaskStatus(tasks map[string]int) string {
 		add(s, tasks[s])
 	}
 	return out
+}
+
+// refusalText is a refused query's code, message and hint on one line.
+func refusalText(e *port.ErrorReply) string {
+	t := "refused: " + safeLine(string(e.Error.Code)) + ": " + safeLine(e.Error.Message)
+	if e.Error.Hint != "" {
+		t += " (" + safeLine(e.Error.Hint) + ")"
+	}
+	return t
 }

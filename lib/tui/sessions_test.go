@@ -273,7 +273,28 @@ var sessionViews = []struct {
 }{
 	{"sessions", func(h *harness) { h.connect(); openSessionsView(h) }},
 	{"sessions-loading", func(h *harness) { h.connect(); h.keys(key(tcell.KeyCtrlS)) }},
+	{"sessions-no-match", func(h *harness) {
+		h.connect()
+		openSessionsView(h)
+		h.keys(typed("zzqq")...)
+		h.ack(`{"sessions":[],"more":false}`)
+	}},
+	{"sessions-refused", func(h *harness) {
+		h.connect()
+		h.keys(key(tcell.KeyCtrlS))
+		h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store could not be read: disk I/O error","hint":"check the disk"}}`, h.port.n))
+	}},
 	{"session-timeline", func(h *harness) { h.connect(); openFailedSession(h); h.keys(key(tcell.KeyDown), key(tcell.KeyDown)) }},
+	{"resume-checking", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')) }},
+	{"intervention-settled", func(h *harness) {
+		// One withdrawn, one delivered: neither can change any more.
+		queuedTwo(h)
+		openTasksView(h)
+		h.keys(key(tcell.KeyEnter), runeKey('x'))
+		h.ack(`{"intervention":"msg_1","state":"withdrawn"}`)
+		h.records(ev(5, "intervention", "", `{"id":"msg_2","state":"delivered","bytes":19}`))
+		h.keys(key(tcell.KeyDown))
+	}},
 	{"resume-confirm", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')); h.ack(previewAnswer) }},
 	{"resume-refused", func(h *harness) { h.connect(); openFailedSession(h); h.keys(runeKey('r')); h.ack(movedPreviewAnswer) }},
 	{"intervention-queue", func(h *harness) { queuedTwo(h); openTasksView(h); h.keys(key(tcell.KeyEnter), key(tcell.KeyDown)) }},
@@ -301,5 +322,36 @@ func TestSessionViewSnapshots(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A refused list page or session query is shown in the view with its
+// code and hint (the overlay covers the conversation's notice), never as
+// a load that goes on forever; a move asks for the page again.
+func TestSessionsRefusalsShowInTheView(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	h.connect()
+	h.keys(key(tcell.KeyCtrlS))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store could not be read","hint":"check the disk"}}`, h.port.n))
+	h.mustShow("refused: storage_error: the store could not be read")
+	h.mustShow("(check the")
+	h.mustShow("disk) · a move (↑/↓) asks again")
+	if h.contains("asking the runtime for the sessions") {
+		t.Fatal("a refused list still says it is asking")
+	}
+	asked := countOf(h.port.cmds(), "sessions")
+	h.keys(key(tcell.KeyDown))
+	if got := countOf(h.port.cmds(), "sessions"); got != asked+1 {
+		t.Fatalf("a move after the refusal asks again: %d sessions queries, want %d", got, asked+1)
+	}
+	h.ack(sessionsAnswer)
+	if h.contains("refused: storage_error: the store") {
+		t.Fatal("the refusal stays after the page arrived")
+	}
+	h.keys(key(tcell.KeyEnter))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"not_found","message":"no session ses_3"}}`, h.port.n))
+	h.mustShow("refused: not_found: no session ses_3 · esc, then enter asks again")
+	if h.contains("reading the session") || h.contains("this session has no tasks") {
+		t.Fatal("a refused session query reads as loading or empty")
 	}
 }

@@ -28,6 +28,7 @@ func (a *App) drawSessions(l layout) {
 	rows := h - 5
 	a.sv.listTop = clamp(scrollInto(a.sv.listTop, win.Sel(), rows), 0, max(win.Len()-1, 0))
 	switch {
+	case a.sv.refused != "" && win.Len() == 0:
 	case !win.Loaded():
 		a.p.put(x+2, y+4, w-4, line{span("asking the runtime for the sessions…", theme.Muted)})
 	case win.Len() == 0:
@@ -43,7 +44,8 @@ func (a *App) drawSessions(l layout) {
 		row := sessionColumns(s.CreatedAt.UTC().Format("2006-01-02 15:04"), sessionTaskStatus(s.Tasks), sessionTitle(s))
 		a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter open (read-only) · esc close ", theme.Subtle)})
+	a.drawRefusal(x+2, y+4, w-4, rows, win.Len())
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ select · enter open (read-only) · esc close ")
 }
 
 func sessionColumns(created, tasks, title string) string {
@@ -69,6 +71,7 @@ func (a *App) drawSessionTimeline(x, y, w, h int) {
 	rows := h - 5
 	tl := a.sv.timeline
 	switch {
+	case a.sv.refused != "" && (tl == nil || tl.Len() == 0):
 	case a.sv.sessionReq != "":
 		a.p.put(x+2, y+4, w-4, line{span("reading the session…", theme.Muted)})
 	case len(a.sv.tasks) == 0:
@@ -98,11 +101,16 @@ func (a *App) drawSessionTimeline(x, y, w, h int) {
 			a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
 		}
 	}
+	n := 0
+	if tl != nil {
+		n = tl.Len()
+	}
+	a.drawRefusal(x+2, y+4, w-4, rows, n)
 	hint := " ↑/↓ pgup/pgdn scroll · ←/→ task · esc back · read-only "
 	if t, ok := a.sessionTask(); ok && resumable(t.State, t.Reason) {
 		hint = " ↑/↓ scroll · ←/→ task · r resume (shows changes, asks) · esc back "
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(hint, theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, hint)
 }
 
 func (a *App) sessionTask() (taskRow, bool) {
@@ -145,4 +153,21 @@ func joinDot(a, b string) string {
 		return b
 	}
 	return a + " · " + b
+}
+
+// drawRefusal shows the view's last refusal, wrapped: in place of the
+// rows when none arrived, else over the last rows of the window.
+func (a *App) drawRefusal(x, y, w, rows, shown int) {
+	if a.sv.refused == "" {
+		return
+	}
+	msg := wrapLine(line{span(a.sv.refused, theme.Warning)}, w)
+	at := y
+	if shown > 0 {
+		at = y + max(rows-len(msg), 0)
+	}
+	for i := 0; i < len(msg) && at+i < y+rows; i++ {
+		a.p.fill(x-1, at+i, w+2, ' ', theme.Base)
+		a.p.put(x, at+i, w, msg[i])
+	}
 }

@@ -110,6 +110,24 @@ type taskData struct {
 	budgets map[string]*liveBudget
 	limits  map[string]string // harness.max_* from the settings answer
 	result  *port.Result      // the current task's result record, if any
+	// The views' own refusals, shown in the view (its overlay covers the
+	// conversation's notice) instead of a load that goes on forever.
+	tasksRefused string
+	diagReq      string // the diagnostics view's diagnose query
+	diagRefused  string
+}
+
+// viewRefusal keeps a refusal of the tasks or diagnostics view's queries
+// for the view to show.
+func (a *App) viewRefusal(cmd string, e *port.ErrorReply) {
+	switch {
+	case cmd == "tasks":
+		a.td.tasksRefused = refusalText(e) + " · esc, then ctrl+t asks again"
+	case e.Re != "" && e.Re == a.td.diagReq:
+		a.td.diagReq, a.td.diagRefused = "", refusalText(e)+" · esc, then ctrl+d asks again"
+	case e.Re != "" && e.Re == a.dg.req:
+		a.dg.req, a.dg.refused = "", refusalText(e)
+	}
 }
 
 func (a *App) tasksAck(raw json.RawMessage) {
@@ -127,7 +145,7 @@ func (a *App) tasksAck(raw json.RawMessage) {
 			a.td.tasks = append(a.td.tasks, t)
 		}
 	}
-	a.td.loaded = true
+	a.td.loaded, a.td.tasksRefused = true, ""
 	for i, t := range a.td.tasks {
 		if i == maxDiagnosed {
 			break

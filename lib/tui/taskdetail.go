@@ -16,16 +16,29 @@ func (a *App) drawTaskDetail(l layout) {
 	a.p.clear(x, y, w, h)
 	a.frame(x, y, w, h, theme.Accent)
 	t, _ := a.detailTask()
-	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.State), stateToken(t.State))})
-	body := a.taskDetailLines(t)
-	for i := 0; i < h-3 && i < len(body); i++ {
-		a.p.put(x+2, y+2+i, w-4, body[i])
+	a.p.put(x+2, y+1, w-4, line{bold("Task "+safeLine(t.ID), theme.Accent), span("  "+safeLine(t.label()), stateToken(t.label()))})
+	var body []line
+	for _, l := range a.taskDetailLines(t) {
+		body = append(body, wrapLine(l, w-4)...)
+	}
+	rows := max(h-3, 1)
+	a.tv.detailRows = rows
+	a.tv.scroll = max(min(a.tv.scroll, len(body)-rows), 0)
+	for i := 0; i < rows && a.tv.scroll+i < len(body); i++ {
+		row := body[a.tv.scroll+i]
+		// The edge rows say what is hidden and which key shows it.
+		if above := a.tv.scroll; i == 0 && above > 0 {
+			row = line{span(fmt.Sprintf("… %d row(s) above · pgup", above+1), theme.Muted)}
+		} else if below := len(body) - a.tv.scroll - rows; i == rows-1 && below > 0 {
+			row = line{span(fmt.Sprintf("… %d more row(s) · pgdn", below+1), theme.Muted)}
+		}
+		a.p.put(x+2, y+2+i, w-4, row)
 	}
 	hint := " esc back "
 	if t.active() {
 		hint = " c cancel (graceful) · f force stop (asks) · esc back "
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(hint, theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, hint)
 }
 
 func field(name, value string) line {
@@ -47,7 +60,10 @@ func (a *App) taskDetailLines(t taskRow) []line {
 	}
 	out = append(out, field("operations", opSummary(d)))
 	out = append(out, field("verification", a.verificationOf(t.ID)))
-	out = append(out, a.budgetLines(d)...)
+	// The budgets are the diagnostics view's meters (one implementation):
+	// the live budget while the task runs, so active time and tokens are
+	// measured against their limits rather than unknown.
+	out = append(out, a.meterLines(t.ID, d)...)
 	return out
 }
 
@@ -79,17 +95,6 @@ func (a *App) verificationOf(task string) string {
 		v += " · completed"
 	}
 	return v
-}
-
-// budgetLines are the meters: used against the limit; a limit the
-// settings did not carry and a use the diagnosis cannot count are unknown.
-func (a *App) budgetLines(d *diagRecord) []line {
-	return []line{
-		field("turns", d.turns()+" of "+a.limit("harness.max_turns")),
-		field("tool calls", fmt.Sprintf("%d of %s", d.Operations.Total, a.limit("harness.max_tool_calls"))),
-		field("tokens", d.tokens()+" reported by the provider"),
-		field("active time", "unknown of "+withUnit(a.limit("harness.max_active_seconds"), "s")),
-	}
 }
 
 func withUnit(v, unit string) string {

@@ -21,6 +21,10 @@ type tasksView struct {
 	top    int
 	detail string // the task whose detail is open, "" for the list
 	interv int    // the selected message of its intervention queue
+	// scroll is the detail's first shown row: a task with many attempts
+	// or queued messages, or the minimum size, holds more than one frame.
+	scroll     int
+	detailRows int // the detail's body rows at the last frame (a page)
 }
 
 func tasksAvail(a *App) string {
@@ -32,7 +36,7 @@ func tasksAvail(a *App) string {
 
 func (a *App) openTasks() {
 	a.tv = tasksView{}
-	a.td.loaded = false
+	a.td.loaded, a.td.tasksRefused = false, ""
 	a.send(port.Tasks())
 	a.openDialog(dialogTasks)
 }
@@ -45,7 +49,7 @@ func (a *App) taskMatches() []taskRow {
 	}
 	var list []scored
 	for _, t := range a.td.tasks {
-		if s, ok := fuzzyScore(a.tv.query, t.State+" "+t.Request+" "+t.ID); ok {
+		if s, ok := fuzzyScore(a.tv.query, t.label()+" "+t.Request+" "+t.ID); ok {
 			list = append(list, scored{t, s})
 		}
 	}
@@ -78,7 +82,7 @@ func (a *App) tasksKey(ev *tcell.EventKey) {
 		a.tv.query, a.tv.sel, a.tv.top = "", 0, 0
 	case tcell.KeyEnter:
 		if a.tv.sel < len(matches) {
-			a.tv.detail, a.tv.interv = matches[a.tv.sel].ID, 0
+			a.tv.detail, a.tv.interv, a.tv.scroll = matches[a.tv.sel].ID, 0, 0
 		}
 	case tcell.KeyRune:
 		if len(a.tv.query) < maxQuery {
@@ -87,9 +91,27 @@ func (a *App) tasksKey(ev *tcell.EventKey) {
 	}
 }
 
-// active says whether the runtime may still be running the task.
+// active says whether the runtime may still be running the task (a
+// queued one has not started yet but will).
 func (t taskRow) active() bool {
-	return t.State == "running" || t.State == "waiting" || t.State == "stopping" || t.State == "queued"
+	switch t.State {
+	case "running", "waiting", "stopping", "pending", "ready":
+		return true
+	}
+	return false
+}
+
+// label is the state a person reads: the store's pending and ready are
+// both "queued" (not started yet), and a task blocked by restart recovery
+// is "interrupted" (nothing runs it), as fluzo-store prints it.
+func (t taskRow) label() string {
+	switch {
+	case t.State == "pending" || t.State == "ready":
+		return "queued"
+	case t.State == "blocked" && t.Reason == "interrupted":
+		return "interrupted"
+	}
+	return t.State
 }
 
 func (a *App) detailTask() (taskRow, bool) {
@@ -105,7 +127,11 @@ func (a *App) taskDetailKey(ev *tcell.EventKey) {
 	t, ok := a.detailTask()
 	switch {
 	case ev.Key() == tcell.KeyEscape:
-		a.tv.detail = ""
+		a.tv.detail, a.tv.scroll = "", 0
+	case ev.Key() == tcell.KeyPgDn:
+		a.tv.scroll += max(a.tv.detailRows-1, 1) // clamped when drawn
+	case ev.Key() == tcell.KeyPgUp:
+		a.tv.scroll = max(a.tv.scroll-max(a.tv.detailRows-1, 1), 0)
 	case ok && a.interventionKey(t.ID, ev):
 	case !ok || ev.Key() != tcell.KeyRune:
 	case ev.Rune() == 'c' && t.active():
@@ -140,6 +166,10 @@ func (a *App) drawTasks(l layout) {
 	rows := h - 5
 	a.tv.top = scrollInto(a.tv.top, a.tv.sel, rows)
 	switch {
+	case a.td.tasksRefused != "":
+		for i, l := range wrapLine(line{span(a.td.tasksRefused, theme.Warning)}, w-4) {
+			a.p.put(x+2, y+4+i, w-4, l)
+		}
 	case !a.td.loaded:
 		a.p.put(x+2, y+4, w-4, line{span("asking the runtime for the tasks…", theme.Muted)})
 	case len(matches) == 0:
@@ -148,15 +178,15 @@ func (a *App) drawTasks(l layout) {
 	for i := 0; i < rows && a.tv.top+i < len(matches); i++ {
 		t := matches[a.tv.top+i]
 		d := a.td.diags[t.ID]
-		row := taskColumns(safeLine(t.State), t.elapsed(), d.turns(), d.tokens(), safeLine(t.Request))
-		tok := stateToken(t.State)
+		row := taskColumns(safeLine(t.label()), t.elapsed(), d.turns(), d.tokens(), safeLine(t.Request))
+		tok := stateToken(t.label())
 		if a.tv.top+i == a.tv.sel {
 			tok = theme.OnSelection
 			a.p.fill(x+1, y+4+i, w-2, ' ', tok)
 		}
 		a.p.put(x+2, y+4+i, w-4, line{span(truncate(row, w-4, "…"), tok)})
 	}
-	a.p.put(x+2, y+h-1, w-4, line{span(" ↑/↓ select · enter detail · esc close ", theme.Subtle)})
+	a.putHint(x+2, y+h-1, w-4, " ↑/↓ select · enter detail · esc close ")
 }
 
 func taskColumns(state, elapsed, turns, tokens, request string) string {
@@ -168,7 +198,7 @@ func stateToken(state string) theme.Token {
 	switch state {
 	case "failed":
 		return theme.Error
-	case "waiting", "blocked", "stopping":
+	case "waiting", "blocked", "stopping", "interrupted":
 		return theme.Warning
 	case "completed":
 		return theme.Success

@@ -74,8 +74,26 @@ func TestTaskDetailShowsBudgetsAgainstLimits(t *testing.T) {
 	h.mustShow("operations   3 (1 failed, 2 succeeded)")
 	h.mustShow("turns        4 of 30")
 	h.mustShow("tool calls   3 of 100")
-	h.mustShow("active time  unknown of 1200s")
+	h.mustShow("active time  unknown (recorded only while the task runs, or when a")
+	h.mustShow("budget runs out or is extended) of 1200s")
 	h.mustShow("c cancel (graceful) · f force stop (asks)")
+}
+
+// While the task runs its detail measures every budget live against its
+// limit: active time (waits excluded) and tokens too, not just turns.
+func TestTaskDetailMetersTheLiveBudget(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	running(h)
+	h.app.td.limits = map[string]string{"harness.max_turns": "30"}
+	h.keys(key(tcell.KeyCtrlT))
+	n := h.port.n
+	h.ackN(n, tasksAnswer)
+	h.ackN(n+1, withBudget(diagAnswer("tsk_1", "running", 4, 0, 1200, 300, unpriced)))
+	h.ackN(n+2, diagAnswer("tsk_0", "completed", 2, 2, 0, 0, unpriced))
+	h.keys(key(tcell.KeyEnter))
+	for _, want := range []string{"turns        4 of 30", "tool calls   3 of 100", "active time  1m35s (live, while the task runs) of 30m00s", "tokens       12500 charged of 200000", "reserved   2400 in flight"} {
+		h.mustShow(want)
+	}
 }
 
 func TestTasksViewCancelIsGracefulAndForceStopAsks(t *testing.T) {
@@ -158,5 +176,83 @@ func TestDiagnosticsNeedATask(t *testing.T) {
 	h.keys(key(tcell.KeyCtrlD))
 	if h.app.dialog != dialogNone || h.port.last("diagnose") != nil || !strings.Contains(h.app.notice, "no task yet") {
 		t.Fatalf("ctrl+d without a task says why: dialog %v notice %q", h.app.dialog, h.app.notice)
+	}
+}
+
+// Every task state is listed with its label: the store's pending and
+// ready read "queued" and count as active (their elapsed is a lower
+// bound); a task blocked by restart recovery reads "interrupted".
+func TestTasksViewLabelsEveryState(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	running(h)
+	openEveryStateTasks(h)
+	for _, want := range []string{"running", "queued", "waiting", "blocked", "interrupted", "stopping", "completed", "failed", "cancelled"} {
+		h.mustShow(want + " ")
+	}
+	if h.contains("pending ") || h.contains("ready ") {
+		t.Fatal("the store's pending/ready must read queued")
+	}
+	h.keys(typed("queued")...)
+	if got := len(h.app.taskMatches()); got != 2 {
+		t.Fatalf("searching \"queued\" found %d task(s), want the pending and the ready one", got)
+	}
+	if !(taskRow{State: "pending"}).active() || (taskRow{State: "blocked", Reason: "interrupted"}).active() {
+		t.Fatal("a queued task is active; an interrupted one is not")
+	}
+}
+
+// At the minimum size the detail holds more than its frame: the hidden
+// rows are counted on its edge and PgDn/PgUp scroll to them.
+func TestTaskDetailScrollsAtTheMinimumSize(t *testing.T) {
+	h := newHarness(t, 60, 16, Options{FPS: 0})
+	queuedTwo(h) // two queued messages make the body taller than the frame
+	openTasksView(h)
+	h.keys(key(tcell.KeyEnter))
+	h.mustShow("more row(s) · pgdn")
+	if h.contains("active time") {
+		t.Fatal("the last budget row fits a 60x16 detail: the test needs a taller body")
+	}
+	h.keys(key(tcell.KeyPgDn))
+	h.mustShow("active time")
+	h.mustShow("row(s) above · pgup")
+	h.keys(key(tcell.KeyPgUp))
+	h.mustShow("request")
+	if h.contains("above · pgup") {
+		t.Fatal("PgUp did not return to the top")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyEnter))
+	h.mustShow("request") // reopening starts at the top
+}
+
+// A refused tasks or diagnose query shows in its view with the code, the
+// message and the hint, not as "asking the runtime…" forever behind the
+// overlay; the correlated events say so too.
+func TestViewRefusalsShowInTasksAndDiagnostics(t *testing.T) {
+	h := newHarness(t, 160, 50, Options{FPS: 0})
+	running(h)
+	h.keys(key(tcell.KeyCtrlT))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"the store is locked","hint":"retry"}}`, h.port.n))
+	h.mustShow("refused: storage_error: the store is locked (retry)")
+	if h.contains("asking the runtime for the tasks") {
+		t.Fatal("a refused tasks query still says it is asking")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlT))
+	if h.contains("refused: storage_error: the store is locked") {
+		t.Fatal("reopening the view keeps the old refusal")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlD))
+	n := h.port.n // the diagnose; the replay page was asked just before it
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"not_found","message":"no task tsk_1"}}`, n))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"replay failed"}}`, n-1))
+	h.mustShow("diagnosis: unknown, refused: not_found: no task tsk_1")
+	if h.contains("asking the runtime…") {
+		t.Fatal("a refused diagnose still says it is asking")
+	}
+	h.keys(key(tcell.KeyEscape), key(tcell.KeyCtrlD))
+	n = h.port.n
+	h.ackN(n, diagAnswer("tsk_1", "running", 4, 0, 1200, 300, unpriced))
+	h.records(fmt.Sprintf(`{"v":1,"type":"error","re":"%d","error":{"code":"storage_error","message":"replay failed"}}`, n-1))
+	if got := diagText(h); !strings.Contains(got, "unknown, refused: storage_error: replay failed") || strings.Contains(got, "asking the runtime for the task's timeline") {
+		t.Fatalf("a refused replay page in the correlated events:\n%s", got)
 	}
 }

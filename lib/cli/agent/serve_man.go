@@ -135,10 +135,11 @@ Queries (read-only):
               unknown kept unknown, budget events, compactions, Laya
               observations, telemetry archive summary; spans trees when
               "spans":true). The request is not shortened. While the task
-              runs, "live_budget" adds its meters: used (turns,
-              active_seconds excluding waits on the user, tool_calls,
-              total_tokens, tokens_estimated_requests, reserved_tokens) and
-              limits.
+              runs, "live_budget" adds its meters: used (active_seconds
+              excluding waits on the user, tool_calls, total_tokens,
+              tokens_estimated_requests, reserved_tokens) and limits (null
+              when not set); turns are null in both (the loop's step limit
+              counts them: see usage and harness.max_turns).
   replay      task, [after], [limit] -> {"task","entries":[...],"next":N,
               "more":bool}, one page of the timeline fluzo-observe replay
               --json prints: entries of type replay.step or replay.gap
