@@ -32,6 +32,9 @@ type initialContext struct {
 	Messages     []message
 	Receipt      PromptReceipt
 	Instructions []Instructions
+	// Workspace is the branch and HEAD read with the git status section:
+	// the task's workspace.state, so the start asks the backend once.
+	Workspace workspaceState
 }
 
 const runtimePreamble = `You are Fluzo's coding agent working in a git repository, in place.
@@ -46,7 +49,7 @@ reply with a short report of what changed and the verification you ran.`
 // files, and records it as a prompt receipt. The same workspace state and
 // request always give the same messages and the same receipt digest.
 func buildInitialContext(ctx context.Context, in contextInput) (initialContext, error) {
-	status, truncated, err := gitStatusSection(ctx, in.Reads)
+	status, truncated, ws, err := gitStatusSection(ctx, in.Reads)
 	if err != nil {
 		return initialContext{}, err
 	}
@@ -83,7 +86,7 @@ func buildInitialContext(ctx context.Context, in contextInput) (initialContext, 
 		{Role: roleSystem, Content: sys.String(), Section: "system"},
 		{Role: roleUser, Content: in.Request, Section: "request"},
 	}
-	return initialContext{Messages: msgs, Receipt: sealReceipt(sections), Instructions: instr}, nil
+	return initialContext{Messages: msgs, Receipt: sealReceipt(sections), Instructions: instr, Workspace: ws}, nil
 }
 
 func scopeLabel(scope string) string {
@@ -94,12 +97,14 @@ func scopeLabel(scope string) string {
 }
 
 // gitStatusSection renders a bounded git status: branch line first, then
-// one line per changed or untracked path.
-func gitStatusSection(ctx context.Context, q querier) (string, bool, error) {
+// one line per changed or untracked path. It also returns the branch and
+// HEAD of the same answer.
+func gitStatusSection(ctx context.Context, q querier) (string, bool, workspaceState, error) {
 	var st tools.GitState
 	if err := q.Query(ctx, tools.QueryGitState, nil, &st); err != nil {
-		return "", false, err
+		return "", false, workspaceState{}, err
 	}
+	ws := workspaceState{Branch: st.Branch, Head: st.Head}
 	var kept []string
 	size := 0
 	truncated := st.Total > len(st.Status)
@@ -118,5 +123,5 @@ func gitStatusSection(ctx context.Context, q querier) (string, bool, error) {
 	if truncated {
 		text += fmt.Sprintf("\n[truncated: %d more entries; use the git tools to see them]", st.Total-len(kept))
 	}
-	return text, truncated, nil
+	return text, truncated, ws, nil
 }

@@ -261,9 +261,9 @@ func (a *run) start(ctx context.Context, request string) error {
 	if a.Backend != nil {
 		a.record(ctx, core.EvToolBackendConnected, a.Backend)
 	}
-	if ws, err := currentWorkspaceState(ctx, a.Tools); err == nil {
-		a.record(ctx, core.EvWorkspaceState, ws)
-	}
+	// The state the context's git status was read with: one git_state
+	// query per task start (each costs the backend three git processes).
+	a.record(ctx, core.EvWorkspaceState, ic.Workspace)
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
 	// The content is session content: kept as an artifact, referenced by

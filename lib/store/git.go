@@ -77,21 +77,25 @@ func CheckExclusion(ctx context.Context, ws Workspace) (Exclusion, error) {
 	}
 	// Both the directory and a file inside it must be ignored: a rule such
 	// as "/.fluzodrive/*" plus a negation could leave the database visible.
-	ex.Excluded = true
-	for _, p := range []string{DriveName + "/", DriveName + "/" + DatabaseName} {
-		_, code, err := runGit(ctx, ws.Root, "check-ignore", "-q", "--no-index", "--", p)
-		if err != nil {
-			return ex, err
-		}
-		switch code {
-		case 0:
-		case 1:
-			ex.Excluded = false
-		default:
-			return ex, core.Errorf(core.CodeConfigurationRequired, "git check-ignore failed in %s", ws.Root).
-				WithHint("check the repository's ignore files for errors")
-		}
+	// One check-ignore answers for both (it prints the ignored ones, a line
+	// each; -z needs --stdin), so the start pays one git process and one
+	// configuration listing, not two of each.
+	want := []string{DriveName + "/", DriveName + "/" + DatabaseName}
+	out, code, err = runGit(ctx, ws.Root, append([]string{"check-ignore", "--no-index", "--"}, want...)...)
+	if err != nil {
+		return ex, err
 	}
+	switch code {
+	case 0, 1: // 1: none of them is ignored
+	default:
+		return ex, core.Errorf(core.CodeConfigurationRequired, "git check-ignore failed in %s", ws.Root).
+			WithHint("check the repository's ignore files for errors")
+	}
+	ignored := map[string]bool{}
+	for _, p := range strings.Split(out, "\n") {
+		ignored[p] = true
+	}
+	ex.Excluded = ignored[want[0]] && ignored[want[1]]
 	return ex, nil
 }
 
