@@ -99,6 +99,9 @@ type Runner struct {
 	// Sandbox is [tools.sandbox], which confines the stdio MCP servers as
 	// fluzo-tool confines commands (Mode "": unconfined).
 	Sandbox sandbox.Settings
+	// startReads are the initial context's backend reads, asked when the
+	// backend came up (context_reads.go); nil asks them at the start.
+	startReads *pendingReads
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
@@ -253,7 +256,9 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err := a.startMCP(ctx); err != nil {
 		return err
 	}
-	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Reads: a.Tools, Verify: a.verify, ToolSchemas: a.toolSchemas()})
+	pre := a.startReads
+	a.startReads = nil // read once: a later start reads the tree as it is then
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Reads: a.Tools, Verify: a.verify, ToolSchemas: a.toolSchemas(), Prefetched: pre})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}

@@ -318,6 +318,9 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
+	// The context's reads go out now and run while the baseline is read:
+	// all three are reads of the tree before anything ran in it.
+	reads := readContext(ctx, tc)
 	base, err := captureBaseline(ctx, tc)
 	if err != nil {
 		tc.Close()
@@ -350,6 +353,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
 		MCPServers:           mcpServers(w.Config),
 		Sandbox:              sandboxSettings(w.Config),
+		startReads:           reads,
 	}
 	cleanup := func() {
 		tc.Close()

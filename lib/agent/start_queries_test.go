@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
@@ -55,5 +56,89 @@ func TestTaskStartAsksTheGitStateOnce(t *testing.T) {
 	}
 	if len(got) != 1 || !strings.Contains(string(got[0].Data), strings.TrimSpace(string(head))) {
 		t.Fatalf("workspace.state events %v, want one naming HEAD %s", got, head)
+	}
+}
+
+// meetingReads answers a query only once every query it expects is in
+// flight at the same time: a build that asks one after the other never
+// gets its first answer (it fails after the guard, a deadlock guard, not
+// a timing assertion).
+type meetingReads struct {
+	querier
+	arrived chan string
+	release chan struct{}
+	want    int
+	once    sync.Once
+}
+
+func (m *meetingReads) Query(ctx context.Context, name string, args, out any) error {
+	m.arrived <- name
+	select {
+	case <-m.release:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return m.querier.Query(ctx, name, args, out)
+}
+
+func (m *meetingReads) meet(t *testing.T, ctx context.Context) {
+	seen := map[string]bool{}
+	for len(seen) < m.want {
+		select {
+		case n := <-m.arrived:
+			seen[n] = true
+		case <-ctx.Done():
+			t.Errorf("only %v were asked together before the guard; want %d reads in flight at once", seen, m.want)
+			m.once.Do(func() { close(m.release) })
+			return
+		}
+	}
+	m.once.Do(func() { close(m.release) })
+}
+
+// The initial context's two backend reads (git state, AGENTS.md) are in
+// flight together, not one after the other.
+func TestInitialContextAsksItsReadsAtOnce(t *testing.T) {
+	dir := newRepo(t, map[string]string{"AGENTS.md": "rules", "a.txt": "a"})
+	m := &meetingReads{querier: localReads(t, dir), arrived: make(chan string, 4), release: make(chan struct{}), want: 2}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	go m.meet(t, ctx)
+	ic, err := buildInitialContext(ctx, contextInput{Request: "r", Root: dir, Reads: m, ToolSchemas: []byte(`[]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ic.Instructions) != 1 || ic.Workspace.Head == "" {
+		t.Fatalf("context from the reads: instructions %+v, workspace %+v", ic.Instructions, ic.Workspace)
+	}
+}
+
+// Reads asked ahead (readContext, as the owner does while the baseline is
+// captured) are the ones the context is built from: the build asks the
+// backend nothing more, and the result equals a build that reads itself.
+func TestInitialContextUsesPrefetchedReads(t *testing.T) {
+	dir := newRepo(t, map[string]string{"AGENTS.md": "rules", "a.txt": "a"})
+	ct := &countingTools{Tools: localReads(t, dir), queries: map[string]int{}}
+	ctx := context.Background()
+	pre := readContext(ctx, ct)
+	if _, err := pre.wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	asked := len(ct.queries)
+	in := contextInput{Request: "r", Root: dir, Reads: ct, ToolSchemas: []byte(`[]`), Prefetched: pre}
+	got, err := buildInitialContext(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ct.queries[tools.QueryGitState] + ct.queries[tools.QueryAgentsMD]; n != 2 || asked != 2 {
+		t.Fatalf("queries %v: the build asked again", ct.queries)
+	}
+	in.Prefetched = nil
+	fresh, err := buildInitialContext(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Receipt.Digest != fresh.Receipt.Digest {
+		t.Fatal("a context from prefetched reads differs from one read now")
 	}
 }
