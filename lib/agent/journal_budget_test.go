@@ -65,6 +65,11 @@ func (c *countingJournal) PutArtifact(ctx context.Context, refs Refs, data []byt
 	return
 }
 
+func (c *countingJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, build func(string) []derivedEvent) (ref string, err error) {
+	c.measure("RecordStart", func() { ref, err = c.journal.RecordStart(ctx, refs, data, mediaType, build) })
+	return
+}
+
 func (c *countingJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (id string, err error) {
 	c.measure("ProviderStart", func() { id, err = c.journal.ProviderStart(ctx, refs, purpose, model) })
 	return

@@ -263,22 +263,24 @@ func (a *run) start(ctx context.Context, request string) error {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
 	a.msgs = ic.Messages
-	if a.Backend != nil {
-		a.record(ctx, core.EvToolBackendConnected, a.Backend)
-	}
-	// The state the context's git status was read with: one git_state
-	// query per task start (each costs the backend three git processes).
-	a.record(ctx, core.EvWorkspaceState, ic.Workspace)
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
 	// The content is session content: kept as an artifact, referenced by
-	// the event, shown only on request (debug prompt --show-content).
+	// the event, shown only on request (debug prompt --show-content). The
+	// backend's identity, the workspace state (the one the context's git
+	// status was read with) and the receipt commit together: one fsync on
+	// the path to the first request, not four (three records and the
+	// artifact link).
 	full, _ := json.Marshal(rec)
-	art, err := a.Journal.PutArtifact(ctx, a.refs, full, "application/json")
+	_, err = a.Journal.RecordStart(ctx, a.refs, full, "application/json", func(art string) []derivedEvent {
+		var evs []derivedEvent
+		if a.Backend != nil {
+			evs = append(evs, derivedEvent{Type: core.EvToolBackendConnected, Data: a.Backend})
+		}
+		return append(evs, derivedEvent{Type: core.EvWorkspaceState, Data: ic.Workspace},
+			derivedEvent{Type: core.EvPromptReceipt, Data: receiptEvent{PromptReceipt: rec.withoutContent(), Artifact: art}})
+	})
 	if err != nil {
-		return stopWith(core.CodeStorageError, "journal_unavailable", err)
-	}
-	if _, err := a.Journal.Record(ctx, a.refs, core.EvPromptReceipt, receiptEvent{PromptReceipt: rec.withoutContent(), Artifact: art}); err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
 	return nil

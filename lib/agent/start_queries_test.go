@@ -142,3 +142,41 @@ func TestInitialContextUsesPrefetchedReads(t *testing.T) {
 		t.Fatal("a context from prefetched reads differs from one read now")
 	}
 }
+
+// Before its first model request a task commits twice: the task itself
+// (session, task, attempt, grants, contract, configuration) and its start
+// records (backend identity, workspace state, prompt receipt with its
+// artifact link), in that order; then the first reservation.
+func TestTaskStartCommitsTwiceBeforeTheFirstRequest(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"done","match":{"messages":2},"respond":{"text":"done"}}]}`)
+	h.runner.Backend = &BackendIdentity{Kind: "local"}
+	c := countCommits(h)
+	if res := h.runner.Run(context.Background(), taskStart{Request: "look", NoVerify: true}); res.Status != "completed" {
+		t.Fatalf("result: %+v", res)
+	}
+	commits := 0
+	var methods []string
+	for _, call := range c.calls {
+		if call.method == "ProviderStart" {
+			break
+		}
+		commits += int(call.cost.Commits)
+		methods = append(methods, call.method)
+	}
+	if commits != 2 || strings.Join(methods, ",") != "StartTask,RecordStart" {
+		t.Fatalf("%d commits before the first request, by %v; want 2 (StartTask, RecordStart)", commits, methods)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var order []string
+	for _, ev := range h.events {
+		switch ev.Type {
+		case core.EvToolBackendConnected, core.EvWorkspaceState, core.EvPromptReceipt:
+			order = append(order, ev.Type)
+		}
+	}
+	if want := core.EvToolBackendConnected + "," + core.EvWorkspaceState + "," + core.EvPromptReceipt; strings.Join(order, ",") != want {
+		t.Fatalf("start records %v, want %s", order, want)
+	}
+}
