@@ -65,8 +65,8 @@ func (c *countingJournal) PutArtifact(ctx context.Context, refs Refs, data []byt
 	return
 }
 
-func (c *countingJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, build func(string) []derivedEvent) (ref string, err error) {
-	c.measure("RecordStart", func() { ref, err = c.journal.RecordStart(ctx, refs, data, mediaType, build) })
+func (c *countingJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(string) []derivedEvent) (ref string, err error) {
+	c.measure("RecordStart", func() { ref, err = c.journal.RecordStart(ctx, refs, data, mediaType, reserve, build) })
 	return
 }
 
@@ -112,7 +112,9 @@ func countCommits(h *harness) *countingJournal {
 // every commit of a turn is one of those four. The reservation of every
 // request after a turn of tool calls shares the commit of that turn's
 // last outcome, so only the first request commits ProviderStart: a turn
-// of one tool call is three commits, not four.
+// of one tool call is three commits, not four. The first request's
+// reservation shares the commit of the task's start records
+// (RecordStart), so no request commits a reservation of its own.
 func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	big := strings.Repeat("a line of a large file\n", 1200) // over the 16 KiB context bound
 	scenario := `{"version":1,"name":"budget","models":["sim"],"steps":[
@@ -170,11 +172,11 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	if sum != total {
 		t.Errorf("the journal accounts for %+v of the store's %+v: something commits outside it", sum, total)
 	}
-	if per["ProviderStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
+	if per["ProviderStart"] != 0 || per["RecordStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
 		t.Errorf("calls %v, artifacts %d", per, artifacts)
 	}
-	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 1+4+2*4 {
-		t.Errorf("%d commits in the turns; want 13: 4 requests (1 reservation of its own, 3 shared, 4 responses) and 4 tool calls of 2", turns)
+	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 4+2*4 {
+		t.Errorf("%d commits in the turns; want 12: 4 requests (every reservation shared: the first with the start's records, 3 with outcomes; 4 responses) and 4 tool calls of 2", turns)
 	}
 	// Four requests, each reserved and dispatched before its send and
 	// completed after.

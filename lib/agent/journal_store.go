@@ -266,7 +266,7 @@ func (j *storeJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, 
 	return ref.SHA256, err
 }
 
-func (j *storeJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, build func(artifact string) []derivedEvent) (string, error) {
+func (j *storeJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(artifact string) []derivedEvent) (string, error) {
 	ref, err := j.S.PutArtifact(ctx, bytes.NewReader(data), mediaType)
 	if err != nil {
 		return "", err
@@ -287,8 +287,18 @@ func (j *storeJournal) RecordStart(ctx context.Context, refs Refs, data []byte, 
 				return err
 			}
 		}
+		if reserve != nil {
+			id, err := reserveRequest(tx, add, refs, reserve.Purpose, reserve.Model)
+			if err != nil {
+				return err
+			}
+			reserve.ID = id
+		}
 		return nil
 	})
+	if err != nil && reserve != nil {
+		reserve.ID = ""
+	}
 	return ref.SHA256, err
 }
 

@@ -133,19 +133,22 @@ type run struct {
 	waived bool
 	// waiverRecorded: the waiver event is already committed.
 	waiverRecorded bool
-	msgs           []message
-	steps          stepLimit
-	loops          loopDetector
-	tokens         TokenAccount
-	budget         *admit.Budget
-	probe          *turnProbe
-	toolCalls      int
-	editSeq        int64
-	touched        []string
-	denied         bool
-	summary        string
-	found          []Loop
-	pending        *PendingApproval
+	// resumed: the attempt continues an earlier one (its note and
+	// records follow the start).
+	resumed   bool
+	msgs      []message
+	steps     stepLimit
+	loops     loopDetector
+	tokens    TokenAccount
+	budget    *admit.Budget
+	probe     *turnProbe
+	toolCalls int
+	editSeq   int64
+	touched   []string
+	denied    bool
+	summary   string
+	found     []Loop
+	pending   *PendingApproval
 	// backendRestarts counts this attempt's restarts of a lost backend.
 	backendRestarts int
 	// verdict is the last verification verdict (nil: never verified);
@@ -202,7 +205,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		r.OnStart(refs)
 	}
 	verify := c.verify
-	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded}
+	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded, resumed: prior != nil}
 	if r.Inbox != nil {
 		r.Inbox.attach(func(ctx context.Context, typ string, data any) error {
 			_, err := r.Journal.Record(ctx, refs, typ, data)
@@ -268,11 +271,13 @@ func (a *run) start(ctx context.Context, request string) error {
 	// The content is session content: kept as an artifact, referenced by
 	// the event, shown only on request (debug prompt --show-content). The
 	// backend's identity, the workspace state (the one the context's git
-	// status was read with) and the receipt commit together: one fsync on
-	// the path to the first request, not four (three records and the
-	// artifact link).
+	// status was read with), the receipt and — when the first step is a
+	// plain turn request — that request's reservation commit together:
+	// one fsync on the path to the first request, not five (three
+	// records, the artifact link, the reservation).
 	full, _ := json.Marshal(rec)
-	_, err = a.Journal.RecordStart(ctx, a.refs, full, "application/json", func(art string) []derivedEvent {
+	first := a.reserveFirst()
+	_, err = a.Journal.RecordStart(ctx, a.refs, full, "application/json", first, func(art string) []derivedEvent {
 		var evs []derivedEvent
 		if a.Backend != nil {
 			evs = append(evs, derivedEvent{Type: core.EvToolBackendConnected, Data: a.Backend})
@@ -282,6 +287,9 @@ func (a *run) start(ctx context.Context, request string) error {
 	})
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if first != nil && first.ID != "" {
+		a.reserved = first
 	}
 	return nil
 }

@@ -143,29 +143,36 @@ func TestInitialContextUsesPrefetchedReads(t *testing.T) {
 	}
 }
 
-// Before its first model request a task commits twice: the task itself
-// (session, task, attempt, grants, contract, configuration) and its start
-// records (backend identity, workspace state, prompt receipt with its
-// artifact link), in that order; then the first reservation.
+// Before its first model request is sent a task commits twice: the task
+// itself (session, task, attempt, grants, contract, configuration) and
+// its start records (backend identity, workspace state, prompt receipt
+// with its artifact link) together with the first request's reservation
+// — reserved and marked dispatched before the send, as ProviderStart
+// would, without a commit of its own.
 func TestTaskStartCommitsTwiceBeforeTheFirstRequest(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"done","match":{"messages":2},"respond":{"text":"done"}}]}`)
 	h.runner.Backend = &BackendIdentity{Kind: "local"}
 	c := countCommits(h)
-	if res := h.runner.Run(context.Background(), taskStart{Request: "look", NoVerify: true}); res.Status != "completed" {
+	res := h.runner.Run(context.Background(), taskStart{Request: "look", NoVerify: true})
+	if res.Status != "completed" {
 		t.Fatalf("result: %+v", res)
 	}
 	commits := 0
 	var methods []string
 	for _, call := range c.calls {
-		if call.method == "ProviderStart" {
+		if call.method == "ProviderEnd" {
 			break
 		}
 		commits += int(call.cost.Commits)
 		methods = append(methods, call.method)
 	}
 	if commits != 2 || strings.Join(methods, ",") != "StartTask,RecordStart" {
-		t.Fatalf("%d commits before the first request, by %v; want 2 (StartTask, RecordStart)", commits, methods)
+		t.Fatalf("%d commits before the first response, by %v; want 2 (StartTask, RecordStart)", commits, methods)
+	}
+	reqs, err := c.s.ListProviderRequests(context.Background(), res.Attempt)
+	if err != nil || len(reqs) != 1 || reqs[0].State != core.SlotCompleted {
+		t.Fatalf("provider requests %+v, %v; want the one request, completed", reqs, err)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -178,5 +185,31 @@ func TestTaskStartCommitsTwiceBeforeTheFirstRequest(t *testing.T) {
 	}
 	if want := core.EvToolBackendConnected + "," + core.EvWorkspaceState + "," + core.EvPromptReceipt; strings.Join(order, ",") != want {
 		t.Fatalf("start records %v, want %s", order, want)
+	}
+}
+
+// A first request reserved with the start records but never sent (the
+// task stopped before its first turn: no verification contract) is
+// settled as not sent — completed, nothing generated, usage unknown — and
+// no request stays reserved or dispatched for recovery to doubt.
+func TestFirstReservationNotSentIsSettled(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"done","optional":true,"match":{"messages":2},"respond":{"text":"done"}}]}`)
+	c := countCommits(h)
+	res := h.runner.Run(context.Background(), taskStart{Request: "look"})
+	if res.Reason != ReasonVerificationNotConfigured {
+		t.Fatalf("result: %+v", res)
+	}
+	reqs, err := c.s.ListProviderRequests(context.Background(), res.Attempt)
+	if err != nil || len(reqs) != 1 {
+		t.Fatalf("provider requests %+v, %v; want the one reserved with the start", reqs, err)
+	}
+	for _, r := range reqs {
+		if r.State != core.SlotCompleted {
+			t.Errorf("request %s left %s", r.ID, r.State)
+		}
+	}
+	if h.count(core.EvProviderResponse) != len(reqs) {
+		t.Errorf("%d requests, %d settled", len(reqs), h.count(core.EvProviderResponse))
 	}
 }
