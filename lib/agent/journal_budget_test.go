@@ -235,9 +235,10 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		}
 		turns = append(turns, s)
 	}
-	// The second request was reserved with the first turn's last outcome:
-	// its turn commits only the response.
-	want := []turnSample{{Turn: 1, Commits: 6, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
+	// The first request was reserved with the task's start records, the
+	// second with the first turn's last outcome: each turn's request
+	// commits only its response.
+	want := []turnSample{{Turn: 1, Commits: 5, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
 	if len(turns) != len(want) {
 		t.Fatalf("turn lines: %s", b)
 	}
