@@ -216,6 +216,9 @@ func commitsOutsideTurns(calls []journalCall) int {
 func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "turns.jsonl")
 	t.Setenv("FLUZO_BENCH_TURNS", path)
+	startPhases.mu.Lock()
+	startPhases.at = nil // phases are the process's: forget other tests'
+	startPhases.mu.Unlock()
 	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"probe","models":["sim"],"steps":[
  {"id":"view","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"view","arguments":{"path":"a.txt"}},{"id":"c2","name":"view","arguments":{"path":"a.txt"}}]}},
  {"id":"done","match":{"tool_result":{"tool":"view"}},"respond":{"text":"done"}}]}`)
@@ -249,11 +252,24 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		}
 	}
 	var proc struct {
-		Process   bool  `json:"process"`
-		FirstSend int64 `json:"first_request_unix_ns"`
+		Process   bool        `json:"process"`
+		FirstSend int64       `json:"first_request_unix_ns"`
+		Phases    []phaseMark `json:"phases"`
 	}
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &proc); err != nil || !proc.Process || proc.FirstSend == 0 {
 		t.Errorf("no process line with the first request's time: %s", lines[len(lines)-1])
+	}
+	// The runner's own phases (the owner's come before them in a real
+	// run), in order, none after the first send.
+	var names []string
+	for i, m := range proc.Phases {
+		names = append(names, m.Phase)
+		if m.UnixNS > proc.FirstSend || (i > 0 && m.UnixNS < proc.Phases[i-1].UnixNS) {
+			t.Errorf("phase %s at %d: out of order or after the first send (%d)", m.Phase, m.UnixNS, proc.FirstSend)
+		}
+	}
+	if got := strings.Join(names, ","); got != "task_recorded,context_built,start_recorded" {
+		t.Errorf("phases %s, want task_recorded,context_built,start_recorded", got)
 	}
 }
 

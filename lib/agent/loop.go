@@ -171,6 +171,7 @@ func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
 	faultPoint("after_task_created")
+	markPhase("task_recorded")
 	// StartTask recorded the waiver with the task.
 	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify, recorded: true}, nil)
 }
@@ -265,6 +266,7 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
+	markPhase("context_built")
 	a.msgs = ic.Messages
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
@@ -291,6 +293,7 @@ func (a *run) start(ctx context.Context, request string) error {
 	if first != nil && first.ID != "" {
 		a.reserved = first
 	}
+	markPhase("start_recorded")
 	return nil
 }
 

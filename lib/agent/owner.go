@@ -125,6 +125,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		w.Close()
 		return nil, err
 	}
+	markPhase("owner_open")
 	return w, nil
 }
 
@@ -318,6 +319,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
+	markPhase("backend_up")
 	// The context's reads go out now and run while the baseline is read:
 	// all three are reads of the tree before anything ran in it.
 	reads := readContext(ctx, tc)
@@ -327,6 +329,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
+	markPhase("baseline")
 	gate := &policyGate{P: pol, Preexisting: t.preexisting(base.Preexisting)}
 	gate.setGrants(grants)
 	gate.setYolo(t.Yolo)
