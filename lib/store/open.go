@@ -57,6 +57,10 @@ type Store struct {
 	scopes map[string]attemptScope
 	// stmts are the write path's prepared statements (under writeMu).
 	stmts map[string]*sql.Stmt
+	// opReads counts the operation rows SetOperationState read from the
+	// database (tests: a row written in the same transaction is not
+	// read back; under writeMu).
+	opReads int
 }
 
 // Workspace returns the workspace the store belongs to.
