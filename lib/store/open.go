@@ -61,6 +61,8 @@ type Store struct {
 	// database (tests: a row written in the same transaction is not
 	// read back; under writeMu).
 	opReads int
+	// requestReads likewise counts provider request rows read back.
+	requestReads int
 }
 
 // Workspace returns the workspace the store belongs to.

@@ -62,6 +62,10 @@ type Tx struct {
 	// its creation, its outcome after its dispatch marker) starts from
 	// here instead of reading the row back.
 	ops map[string]core.Operation
+	// requests are the provider request rows this transaction wrote, as
+	// written (CreateProviderRequest, setProviderRequestState): a
+	// reservation is created and marked dispatched in one transaction.
+	requests map[string]core.ProviderRequest
 }
 
 // Ctx returns the transaction's context.
