@@ -189,27 +189,44 @@ func TestTaskStartCommitsTwiceBeforeTheFirstRequest(t *testing.T) {
 }
 
 // A first request reserved with the start records but never sent (the
-// task stopped before its first turn: no verification contract) is
+// task is cancelled as its start commits, before its first turn) is
 // settled as not sent — completed, nothing generated, usage unknown — and
-// no request stays reserved or dispatched for recovery to doubt.
+// no request stays reserved or dispatched for recovery to doubt. A task
+// that stops for want of a verification contract reserves nothing.
 func TestFirstReservationNotSentIsSettled(t *testing.T) {
 	h := newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
  {"id":"done","optional":true,"match":{"messages":2},"respond":{"text":"done"}}]}`)
 	c := countCommits(h)
-	res := h.runner.Run(context.Background(), taskStart{Request: "look"})
-	if res.Reason != ReasonVerificationNotConfigured {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.runner.Journal = &cancelAfterStart{journal: h.runner.Journal, cancel: cancel}
+	res := h.runner.Run(ctx, taskStart{Request: "look", NoVerify: true})
+	if res.Status != string(core.CodeCancelled) {
 		t.Fatalf("result: %+v", res)
 	}
 	reqs, err := c.s.ListProviderRequests(context.Background(), res.Attempt)
 	if err != nil || len(reqs) != 1 {
 		t.Fatalf("provider requests %+v, %v; want the one reserved with the start", reqs, err)
 	}
-	for _, r := range reqs {
-		if r.State != core.SlotCompleted {
-			t.Errorf("request %s left %s", r.ID, r.State)
-		}
+	if reqs[0].State != core.SlotCompleted || h.count(core.EvProviderResponse) != 1 {
+		t.Errorf("request %s left %s, %d settled", reqs[0].ID, reqs[0].State, h.count(core.EvProviderResponse))
 	}
-	if h.count(core.EvProviderResponse) != len(reqs) {
-		t.Errorf("%d requests, %d settled", len(reqs), h.count(core.EvProviderResponse))
+
+	h = newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"done","optional":true,"match":{"messages":2},"respond":{"text":"done"}}]}`)
+	res = h.runner.Run(context.Background(), taskStart{Request: "look"})
+	if res.Reason != ReasonVerificationNotConfigured || h.count(core.EvProviderRequest) != 0 || h.count(core.EvProviderResponse) != 0 {
+		t.Fatalf("no contract: result %+v, provider events %d/%d; want none", res, h.count(core.EvProviderRequest), h.count(core.EvProviderResponse))
 	}
+}
+
+// cancelAfterStart cancels the run once the start records have committed.
+type cancelAfterStart struct {
+	journal
+	cancel func()
+}
+
+func (c *cancelAfterStart) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(string) []derivedEvent) (string, error) {
+	defer c.cancel()
+	return c.journal.RecordStart(ctx, refs, data, mediaType, reserve, build)
 }
