@@ -101,3 +101,46 @@ func TestCheckExclusionNeedsBothPathsIgnored(t *testing.T) {
 		})
 	}
 }
+
+// The exclusion check's two git questions are asked at once: a git on
+// PATH that holds each of them until the other has started records
+// whether either ran alone (after a guard, a deadlock guard rather than a
+// timing check).
+func TestCheckExclusionAsksBothAtOnce(t *testing.T) {
+	ctx := context.Background()
+	ws, err := ResolveWorkspace(ctx, gitRepo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddGitExclude(ctx, ws); err != nil {
+		t.Fatal(err)
+	}
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	bin, dir := t.TempDir(), t.TempDir()
+	script := `#!/bin/sh
+sub=
+for a; do case $a in ls-files|check-ignore) sub=$a;; esac; done
+if [ -n "$sub" ]; then
+  : >` + dir + `/$sub
+  other=ls-files; [ $sub = ls-files ] && other=check-ignore
+  i=0
+  while [ ! -e ` + dir + `/$other ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+  [ -e ` + dir + `/$other ] || echo $sub >>` + dir + `/alone
+fi
+exec ` + real + ` "$@"
+`
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ex, err := CheckExclusion(ctx, ws)
+	if err != nil || !ex.OK() {
+		t.Fatalf("exclusion %+v, %v", ex, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "alone")); err == nil {
+		t.Fatalf("ran alone: %s; want ls-files and check-ignore in flight together", b)
+	}
+}
