@@ -107,8 +107,8 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 
 // OpenEnsured is Open for a caller that has just confirmed the drive with
 // EnsureDrive itself — the workspace owner, which needs the drive for its
-// lock before it opens the store. The exclusion check is three git
-// commands (six processes with their configuration listings) on the way
+// lock before it opens the store. The exclusion check is two git
+// commands (four processes with their configuration listings) on the way
 // to a run's first request; it is not run twice.
 func OpenEnsured(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := ensureCreated(ctx, ws); err != nil {
