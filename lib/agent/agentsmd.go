@@ -33,11 +33,7 @@ func DiscoverInstructions(ctx context.Context, q querier) ([]Instructions, error
 	if err := q.Query(ctx, tools.QueryAgentsMD, nil, &got); err != nil {
 		return nil, err
 	}
-	var found []Instructions
-	for _, f := range got.Files {
-		found = append(found, Instructions{Path: f.Path, Scope: f.Scope, Content: f.Content, Truncated: f.Truncated})
-	}
-	return found, nil
+	return instructionsFrom(got), nil
 }
 
 // ApplicableTo returns the instructions that govern path p, outermost

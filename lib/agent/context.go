@@ -25,6 +25,9 @@ type contextInput struct {
 	// ToolSchemas are the model-visible tool definitions; they travel as the
 	// request's tools but are part of the receipt.
 	ToolSchemas json.RawMessage
+	// Prefetched, when set, are Reads' answers already asked for
+	// (readContext); nil asks them now.
+	Prefetched *pendingReads
 }
 
 // initialContext is the deterministic start of a conversation.
@@ -32,6 +35,9 @@ type initialContext struct {
 	Messages     []message
 	Receipt      PromptReceipt
 	Instructions []Instructions
+	// Workspace is the branch and HEAD read with the git status section:
+	// the task's workspace.state, so the start asks the backend once.
+	Workspace workspaceState
 }
 
 const runtimePreamble = `You are Fluzo's coding agent working in a git repository, in place.
@@ -46,14 +52,22 @@ reply with a short report of what changed and the verification you ran.`
 // files, and records it as a prompt receipt. The same workspace state and
 // request always give the same messages and the same receipt digest.
 func buildInitialContext(ctx context.Context, in contextInput) (initialContext, error) {
-	status, truncated, err := gitStatusSection(ctx, in.Reads)
+	pending := in.Prefetched
+	if pending == nil {
+		pending = readContext(ctx, in.Reads)
+	}
+	reads, err := pending.wait(ctx)
 	if err != nil {
 		return initialContext{}, err
 	}
-	instr, err := DiscoverInstructions(ctx, in.Reads)
-	if err != nil {
-		return initialContext{}, err
+	if reads.stateErr != nil {
+		return initialContext{}, reads.stateErr
 	}
+	if reads.agentsErr != nil {
+		return initialContext{}, reads.agentsErr
+	}
+	status, truncated, ws := gitStatusSection(reads.state)
+	instr := instructionsFrom(reads.agents)
 	sections := []ReceiptSection{
 		newSection("runtime", "fluzo-agent", runtimePreamble, false),
 		newSection("workspace", "runtime", "Workspace root: "+in.Root, false),
@@ -83,7 +97,7 @@ func buildInitialContext(ctx context.Context, in contextInput) (initialContext, 
 		{Role: roleSystem, Content: sys.String(), Section: "system"},
 		{Role: roleUser, Content: in.Request, Section: "request"},
 	}
-	return initialContext{Messages: msgs, Receipt: sealReceipt(sections), Instructions: instr}, nil
+	return initialContext{Messages: msgs, Receipt: sealReceipt(sections), Instructions: instr, Workspace: ws}, nil
 }
 
 func scopeLabel(scope string) string {
@@ -94,12 +108,10 @@ func scopeLabel(scope string) string {
 }
 
 // gitStatusSection renders a bounded git status: branch line first, then
-// one line per changed or untracked path.
-func gitStatusSection(ctx context.Context, q querier) (string, bool, error) {
-	var st tools.GitState
-	if err := q.Query(ctx, tools.QueryGitState, nil, &st); err != nil {
-		return "", false, err
-	}
+// one line per changed or untracked path. It also returns the branch and
+// HEAD of the same answer.
+func gitStatusSection(st tools.GitState) (string, bool, workspaceState) {
+	ws := workspaceState{Branch: st.Branch, Head: st.Head}
 	var kept []string
 	size := 0
 	truncated := st.Total > len(st.Status)
@@ -118,5 +130,5 @@ func gitStatusSection(ctx context.Context, q querier) (string, bool, error) {
 	if truncated {
 		text += fmt.Sprintf("\n[truncated: %d more entries; use the git tools to see them]", st.Total-len(kept))
 	}
-	return text, truncated, nil
+	return text, truncated, ws
 }

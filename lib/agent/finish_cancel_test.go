@@ -50,7 +50,7 @@ type cancellingJournal struct {
 	cancel func()
 }
 
-func (c *cancellingJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error) {
+func (c *cancellingJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(string) []derivedEvent) (string, error) {
 	c.cancel()
-	return c.journal.PutArtifact(ctx, refs, data, mediaType)
+	return c.journal.RecordStart(ctx, refs, data, mediaType, reserve, build)
 }

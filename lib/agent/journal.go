@@ -55,6 +55,13 @@ type journal interface {
 	// the result had none).
 	OpResult(ctx context.Context, refs Refs, op string, r toolResult) (string, error)
 	PutArtifact(ctx context.Context, refs Refs, data []byte, mediaType string) (string, error)
+	// RecordStart stores data as an artifact (durably, first), then
+	// commits in one transaction its link to the session, the events
+	// build returns for its id — a task start's workspace records and
+	// prompt receipt — and, when reserve is non-nil, the first model
+	// request reserved and marked dispatched (its ID set on success), so
+	// they cost one commit, not one each. It returns the artifact id.
+	RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(artifact string) []derivedEvent) (string, error)
 	ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error)
 	// ProviderEnd settles a provider request; message, when non-nil, is
 	// recorded as its message event in the same transaction.

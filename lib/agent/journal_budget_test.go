@@ -65,6 +65,11 @@ func (c *countingJournal) PutArtifact(ctx context.Context, refs Refs, data []byt
 	return
 }
 
+func (c *countingJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(string) []derivedEvent) (ref string, err error) {
+	c.measure("RecordStart", func() { ref, err = c.journal.RecordStart(ctx, refs, data, mediaType, reserve, build) })
+	return
+}
+
 func (c *countingJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (id string, err error) {
 	c.measure("ProviderStart", func() { id, err = c.journal.ProviderStart(ctx, refs, purpose, model) })
 	return
@@ -107,7 +112,9 @@ func countCommits(h *harness) *countingJournal {
 // every commit of a turn is one of those four. The reservation of every
 // request after a turn of tool calls shares the commit of that turn's
 // last outcome, so only the first request commits ProviderStart: a turn
-// of one tool call is three commits, not four.
+// of one tool call is three commits, not four. The first request's
+// reservation shares the commit of the task's start records
+// (RecordStart), so no request commits a reservation of its own.
 func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	big := strings.Repeat("a line of a large file\n", 1200) // over the 16 KiB context bound
 	scenario := `{"version":1,"name":"budget","models":["sim"],"steps":[
@@ -165,11 +172,11 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	if sum != total {
 		t.Errorf("the journal accounts for %+v of the store's %+v: something commits outside it", sum, total)
 	}
-	if per["ProviderStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
+	if per["ProviderStart"] != 0 || per["RecordStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
 		t.Errorf("calls %v, artifacts %d", per, artifacts)
 	}
-	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 1+4+2*4 {
-		t.Errorf("%d commits in the turns; want 13: 4 requests (1 reservation of its own, 3 shared, 4 responses) and 4 tool calls of 2", turns)
+	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 4+2*4 {
+		t.Errorf("%d commits in the turns; want 12: 4 requests (every reservation shared: the first with the start's records, 3 with outcomes; 4 responses) and 4 tool calls of 2", turns)
 	}
 	// Four requests, each reserved and dispatched before its send and
 	// completed after.
@@ -209,6 +216,9 @@ func commitsOutsideTurns(calls []journalCall) int {
 func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "turns.jsonl")
 	t.Setenv("FLUZO_BENCH_TURNS", path)
+	startPhases.mu.Lock()
+	startPhases.at = nil // phases are the process's: forget other tests'
+	startPhases.mu.Unlock()
 	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"probe","models":["sim"],"steps":[
  {"id":"view","match":{"messages":2},"respond":{"tool_calls":[{"id":"c1","name":"view","arguments":{"path":"a.txt"}},{"id":"c2","name":"view","arguments":{"path":"a.txt"}}]}},
  {"id":"done","match":{"tool_result":{"tool":"view"}},"respond":{"text":"done"}}]}`)
@@ -228,9 +238,10 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		}
 		turns = append(turns, s)
 	}
-	// The second request was reserved with the first turn's last outcome:
-	// its turn commits only the response.
-	want := []turnSample{{Turn: 1, Commits: 6, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
+	// The first request was reserved with the task's start records, the
+	// second with the first turn's last outcome: each turn's request
+	// commits only its response.
+	want := []turnSample{{Turn: 1, Commits: 5, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
 	if len(turns) != len(want) {
 		t.Fatalf("turn lines: %s", b)
 	}
@@ -241,11 +252,24 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		}
 	}
 	var proc struct {
-		Process   bool  `json:"process"`
-		FirstSend int64 `json:"first_request_unix_ns"`
+		Process   bool        `json:"process"`
+		FirstSend int64       `json:"first_request_unix_ns"`
+		Phases    []phaseMark `json:"phases"`
 	}
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &proc); err != nil || !proc.Process || proc.FirstSend == 0 {
 		t.Errorf("no process line with the first request's time: %s", lines[len(lines)-1])
+	}
+	// The runner's own phases (the owner's come before them in a real
+	// run), in order, none after the first send.
+	var names []string
+	for i, m := range proc.Phases {
+		names = append(names, m.Phase)
+		if m.UnixNS > proc.FirstSend || (i > 0 && m.UnixNS < proc.Phases[i-1].UnixNS) {
+			t.Errorf("phase %s at %d: out of order or after the first send (%d)", m.Phase, m.UnixNS, proc.FirstSend)
+		}
+	}
+	if got := strings.Join(names, ","); got != "task_recorded,context_built,start_recorded" {
+		t.Errorf("phases %s, want task_recorded,context_built,start_recorded", got)
 	}
 }
 

@@ -266,6 +266,42 @@ func (j *storeJournal) PutArtifact(ctx context.Context, refs Refs, data []byte, 
 	return ref.SHA256, err
 }
 
+func (j *storeJournal) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(artifact string) []derivedEvent) (string, error) {
+	ref, err := j.S.PutArtifact(ctx, bytes.NewReader(data), mediaType)
+	if err != nil {
+		return "", err
+	}
+	evs := build(ref.SHA256)
+	bodies := make([]json.RawMessage, len(evs))
+	for i, d := range evs {
+		if bodies[i], err = json.Marshal(d.Data); err != nil {
+			return "", core.Wrap(err, core.CodeInternal, "cannot encode the "+d.Type+" event")
+		}
+	}
+	err = j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+		if err := tx.AttachArtifact(refs.Session, ref); err != nil {
+			return err
+		}
+		for i, d := range evs {
+			if err := add(tx.Append(core.Event{Type: d.Type, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: bodies[i]})); err != nil {
+				return err
+			}
+		}
+		if reserve != nil {
+			id, err := reserveRequest(tx, add, refs, reserve.Purpose, reserve.Model)
+			if err != nil {
+				return err
+			}
+			reserve.ID = id
+		}
+		return nil
+	})
+	if err != nil && reserve != nil {
+		reserve.ID = ""
+	}
+	return ref.SHA256, err
+}
+
 func (j *storeJournal) ProviderStart(ctx context.Context, refs Refs, purpose, model string) (string, error) {
 	var id string
 	err := j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {

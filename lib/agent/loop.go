@@ -99,6 +99,9 @@ type Runner struct {
 	// Sandbox is [tools.sandbox], which confines the stdio MCP servers as
 	// fluzo-tool confines commands (Mode "": unconfined).
 	Sandbox sandbox.Settings
+	// startReads are the initial context's backend reads, asked when the
+	// backend came up (context_reads.go); nil asks them at the start.
+	startReads *pendingReads
 }
 
 // receiptEvent is the durable form of a receipt: digests, sizes and
@@ -130,19 +133,22 @@ type run struct {
 	waived bool
 	// waiverRecorded: the waiver event is already committed.
 	waiverRecorded bool
-	msgs           []message
-	steps          stepLimit
-	loops          loopDetector
-	tokens         TokenAccount
-	budget         *admit.Budget
-	probe          *turnProbe
-	toolCalls      int
-	editSeq        int64
-	touched        []string
-	denied         bool
-	summary        string
-	found          []Loop
-	pending        *PendingApproval
+	// resumed: the attempt continues an earlier one (its note and
+	// records follow the start).
+	resumed   bool
+	msgs      []message
+	steps     stepLimit
+	loops     loopDetector
+	tokens    TokenAccount
+	budget    *admit.Budget
+	probe     *turnProbe
+	toolCalls int
+	editSeq   int64
+	touched   []string
+	denied    bool
+	summary   string
+	found     []Loop
+	pending   *PendingApproval
 	// backendRestarts counts this attempt's restarts of a lost backend.
 	backendRestarts int
 	// verdict is the last verification verdict (nil: never verified);
@@ -165,6 +171,7 @@ func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
 	}
 	faultPoint("after_task_created")
+	markPhase("task_recorded")
 	// StartTask recorded the waiver with the task.
 	return r.attempt(ctx, refs, t.Request, contract{verify: t.Verify, waived: t.NoVerify, recorded: true}, nil)
 }
@@ -199,7 +206,7 @@ func (r *Runner) attempt(ctx context.Context, refs Refs, request string, c contr
 		r.OnStart(refs)
 	}
 	verify := c.verify
-	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded}
+	a := &run{Runner: r, refs: refs, verify: verify, waived: c.waived && verify == "", waiverRecorded: c.recorded, resumed: prior != nil}
 	if r.Inbox != nil {
 		r.Inbox.attach(func(ctx context.Context, typ string, data any) error {
 			_, err := r.Journal.Record(ctx, refs, typ, data)
@@ -253,29 +260,40 @@ func (a *run) start(ctx context.Context, request string) error {
 	if err := a.startMCP(ctx); err != nil {
 		return err
 	}
-	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Reads: a.Tools, Verify: a.verify, ToolSchemas: a.toolSchemas()})
+	pre := a.startReads
+	a.startReads = nil // read once: a later start reads the tree as it is then
+	ic, err := buildInitialContext(ctx, contextInput{Request: request, Root: a.Root, Reads: a.Tools, Verify: a.verify, ToolSchemas: a.toolSchemas(), Prefetched: pre})
 	if err != nil {
 		return stopWith(core.CodeFailed, "context_unavailable", err)
 	}
+	markPhase("context_built")
 	a.msgs = ic.Messages
-	if a.Backend != nil {
-		a.record(ctx, core.EvToolBackendConnected, a.Backend)
-	}
-	if ws, err := currentWorkspaceState(ctx, a.Tools); err == nil {
-		a.record(ctx, core.EvWorkspaceState, ws)
-	}
 	rec := ic.Receipt
 	rec.Task, rec.Attempt = a.refs.Task, a.refs.Attempt
 	// The content is session content: kept as an artifact, referenced by
-	// the event, shown only on request (debug prompt --show-content).
+	// the event, shown only on request (debug prompt --show-content). The
+	// backend's identity, the workspace state (the one the context's git
+	// status was read with), the receipt and — when the first step is a
+	// plain turn request — that request's reservation commit together:
+	// one fsync on the path to the first request, not five (three
+	// records, the artifact link, the reservation).
 	full, _ := json.Marshal(rec)
-	art, err := a.Journal.PutArtifact(ctx, a.refs, full, "application/json")
+	first := a.reserveFirst()
+	_, err = a.Journal.RecordStart(ctx, a.refs, full, "application/json", first, func(art string) []derivedEvent {
+		var evs []derivedEvent
+		if a.Backend != nil {
+			evs = append(evs, derivedEvent{Type: core.EvToolBackendConnected, Data: a.Backend})
+		}
+		return append(evs, derivedEvent{Type: core.EvWorkspaceState, Data: ic.Workspace},
+			derivedEvent{Type: core.EvPromptReceipt, Data: receiptEvent{PromptReceipt: rec.withoutContent(), Artifact: art}})
+	})
 	if err != nil {
 		return stopWith(core.CodeStorageError, "journal_unavailable", err)
 	}
-	if _, err := a.Journal.Record(ctx, a.refs, core.EvPromptReceipt, receiptEvent{PromptReceipt: rec.withoutContent(), Artifact: art}); err != nil {
-		return stopWith(core.CodeStorageError, "journal_unavailable", err)
+	if first != nil && first.ID != "" {
+		a.reserved = first
 	}
+	markPhase("start_recorded")
 	return nil
 }
 

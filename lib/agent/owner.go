@@ -125,6 +125,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		w.Close()
 		return nil, err
 	}
+	markPhase("owner_open")
 	return w, nil
 }
 
@@ -318,12 +319,17 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		undo()
 		return nil, nil, err
 	}
+	markPhase("backend_up")
+	// The context's reads go out now and run while the baseline is read:
+	// all three are reads of the tree before anything ran in it.
+	reads := readContext(ctx, tc)
 	base, err := captureBaseline(ctx, tc)
 	if err != nil {
 		tc.Close()
 		undo()
 		return nil, nil, err
 	}
+	markPhase("baseline")
 	gate := &policyGate{P: pol, Preexisting: t.preexisting(base.Preexisting)}
 	gate.setGrants(grants)
 	gate.setYolo(t.Yolo)
@@ -350,6 +356,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		VerificationAttempts: int(w.Config.Int("harness.verification_attempts")),
 		MCPServers:           mcpServers(w.Config),
 		Sandbox:              sandboxSettings(w.Config),
+		startReads:           reads,
 	}
 	cleanup := func() {
 		tc.Close()

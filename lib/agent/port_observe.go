@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/observe"
@@ -26,6 +27,11 @@ func (p *Port) diagnose(ctx context.Context, raw []byte) (any, error) {
 	if a.Task == "" {
 		return nil, missingTask("diagnose")
 	}
+	// The diagnosis counts the archive's spans and logs: what this owner
+	// recorded is written first (the archive batches its writes).
+	fctx, cancel := context.WithTimeout(ctx, archiveFlushTimeout)
+	p.Owner.Telemetry.runtime().FlushArchive(fctx)
+	cancel()
 	d, err := observe.Diagnose(ctx, p.Owner.Store, a.Task, observe.DiagnoseOptions{Spans: a.Spans})
 	if err != nil {
 		return nil, err
@@ -36,6 +42,10 @@ func (p *Port) diagnose(ctx context.Context, raw []byte) (any, error) {
 	}
 	return out, nil
 }
+
+// archiveFlushTimeout bounds the archive flush before a diagnosis (local
+// files only; a full disk must not hang the port).
+const archiveFlushTimeout = 2 * time.Second
 
 // errPageFull stops a replay once a page holds one entry past its limit.
 var errPageFull = errors.New("replay page full")

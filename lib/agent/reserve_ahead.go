@@ -29,6 +29,19 @@ func (a *run) reserveAhead(out toolOutcome, stop error, resultBytes int) *reserv
 	return &reservation{Purpose: purposeTurn, Model: a.ModelName}
 }
 
+// reserveFirst returns the reservation of a fresh attempt's first
+// request, committed with the start's records, or nil when the first
+// step may not be a plain turn request (reserveAhead's conditions), the
+// attempt resumes an earlier one (its own records come between) or the
+// task has no verification contract (it stops before any request, and
+// no provider record may appear).
+func (a *run) reserveFirst() *reservation {
+	if a.resumed || (a.verify == "" && !a.waived) || !a.steps.nextIsNormal() || a.Inbox.pending() || a.mcp != nil || a.mayCompact(0) {
+		return nil
+	}
+	return &reservation{Purpose: purposeTurn, Model: a.ModelName}
+}
+
 // mayCompact reports whether the context, with a result of resultBytes
 // added, could be over the compaction threshold (an over-estimate: the
 // result enters the context bounded).

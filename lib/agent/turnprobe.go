@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"sync"
 	"syscall"
 	"time"
 
@@ -110,6 +111,46 @@ func (p *turnProbe) end(toolCalls int) {
 	p.f.Write(append(line, '\n'))
 }
 
+// startPhases are the moments (Unix ns) a process reached the steps on
+// its way to the first request — owner open, backend up, baseline,
+// task recorded, context built, start recorded — kept only when the bench
+// probe is on, so scripts/bench agent can say where the start goes.
+var startPhases struct {
+	mu sync.Mutex
+	at []phaseMark
+}
+
+type phaseMark struct {
+	Phase  string `json:"phase"`
+	UnixNS int64  `json:"unix_ns"`
+}
+
+// markPhase records that the process reached phase (first time only).
+func markPhase(phase string) {
+	if os.Getenv("FLUZO_BENCH_TURNS") == "" {
+		return
+	}
+	now := time.Now().UnixNano()
+	startPhases.mu.Lock()
+	defer startPhases.mu.Unlock()
+	for _, m := range startPhases.at {
+		if m.Phase == phase {
+			return
+		}
+	}
+	startPhases.at = append(startPhases.at, phaseMark{phase, now})
+}
+
+// MarkPhase is markPhase for the command that owns the process (its own
+// steps before the owner exists).
+func MarkPhase(phase string) { markPhase(phase) }
+
+func phasesSoFar() []phaseMark {
+	startPhases.mu.Lock()
+	defer startPhases.mu.Unlock()
+	return append([]phaseMark(nil), startPhases.at...)
+}
+
 // close writes the process line (own CPU and peak RSS so far) and closes
 // the file.
 func (p *turnProbe) close() {
@@ -119,7 +160,7 @@ func (p *turnProbe) close() {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
-		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0)})
+		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0), "phases": phasesSoFar()})
 	p.f.Write(append(line, '\n'))
 	p.f.Close()
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -110,6 +111,14 @@ func holdsNothing(ctx context.Context, path string, size int64) (bool, error) {
 	if size == 0 {
 		return true, nil
 	}
+	// A store this build made has a schema version from its first visible
+	// moment, and the version never returns to 0. A main-file header that
+	// shows one proves the file holds a store without opening SQLite on
+	// every owner's start (an open and close that also checkpoints and
+	// deletes the WAL); a damaged store still reaches the quick check.
+	if versioned, err := headerVersioned(path); err != nil || versioned {
+		return false, err
+	}
 	if size <= maxZeroProbe {
 		zero, err := allZero(path)
 		if err != nil || zero {
@@ -131,6 +140,25 @@ func holdsNothing(ctx context.Context, path string, size int64) (bool, error) {
 		return false, openFailure(path, err)
 	}
 	return version == 0 && tables == 0, nil
+}
+
+// sqliteMagic opens every SQLite database file; user_version is the
+// big-endian 32-bit integer at offset 60 of its 100-byte header.
+const sqliteMagic = "SQLite format 3\x00"
+
+// headerVersioned reports whether path's database header carries a
+// non-zero user_version.
+func headerVersioned(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return false, storageErr(err, "cannot read "+path)
+	}
+	defer f.Close()
+	var h [100]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false, nil // shorter than a header: not a versioned store
+	}
+	return string(h[:len(sqliteMagic)]) == sqliteMagic && binary.BigEndian.Uint32(h[60:64]) != 0, nil
 }
 
 func allZero(path string) (bool, error) {

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,4 +179,26 @@ func rawDB(t *testing.T, path string) *sql.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// A database whose header carries a schema version is a store: the
+// existence probe takes it as one from the header alone (no SQLite open
+// and close on every owner start), and a damaged body is still refused by
+// the open's quick check — never discarded as an empty leftover.
+func TestVersionedHeaderIsAStoreWithoutOpeningIt(t *testing.T) {
+	ws := excludedWorkspace(t)
+	page := make([]byte, 4096)
+	copy(page, sqliteMagic)
+	binary.BigEndian.PutUint32(page[60:64], 3)
+	body := append(page, []byte(strings.Repeat("torn page ", 800))...)
+	writeFile(t, ws.Database(), body)
+	empty, err := holdsNothing(context.Background(), ws.Database(), int64(len(body)))
+	if err != nil || empty {
+		t.Fatalf("holdsNothing = %v, %v; want a store (false) judged from its header, with no SQLite error", empty, err)
+	}
+	_, err = Open(context.Background(), ws)
+	wantCode(t, err, core.CodeStorageError)
+	if got, _ := os.ReadFile(ws.Database()); !bytes.Equal(got, body) {
+		t.Fatal("the damaged store was changed")
+	}
 }

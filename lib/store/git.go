@@ -62,36 +62,53 @@ func CheckExclusion(ctx context.Context, ws Workspace) (Exclusion, error) {
 	if _, err := checkDataRoot(ws); err != nil {
 		return ex, err
 	}
-	out, code, err := runGit(ctx, ws.Root, "ls-files", "-z", "--cached", "--", DriveName)
-	if err != nil {
-		return ex, err
+	// Both questions go to git at once: they are independent reads, and
+	// each is a git process (and a configuration listing) on the way to
+	// the first request.
+	want := []string{DriveName + "/", DriveName + "/" + DatabaseName}
+	type answer struct {
+		out  string
+		code int
+		err  error
 	}
-	if code != 0 {
+	tracked := make(chan answer, 1)
+	go func() {
+		out, code, err := runGit(ctx, ws.Root, "ls-files", "-z", "--cached", "--", DriveName)
+		tracked <- answer{out, code, err}
+	}()
+	// Both the directory and a file inside it must be ignored: a rule such
+	// as "/.fluzodrive/*" plus a negation could leave the database visible.
+	// One check-ignore answers for both (it prints the ignored ones, a line
+	// each; -z needs --stdin), so the start pays one git process and one
+	// configuration listing, not two of each.
+	out, code, err := runGit(ctx, ws.Root, append([]string{"check-ignore", "--no-index", "--"}, want...)...)
+	ls := <-tracked
+	if ls.err != nil {
+		return ex, ls.err
+	}
+	if ls.code != 0 {
 		return ex, core.Errorf(core.CodeConfigurationRequired, "git ls-files failed in %s", ws.Root).
 			WithHint("check that the repository is readable: git -C %s status", ws.Root)
 	}
-	for _, p := range strings.Split(out, "\x00") {
+	for _, p := range strings.Split(ls.out, "\x00") {
 		if p != "" {
 			ex.Tracked = append(ex.Tracked, p)
 		}
 	}
-	// Both the directory and a file inside it must be ignored: a rule such
-	// as "/.fluzodrive/*" plus a negation could leave the database visible.
-	ex.Excluded = true
-	for _, p := range []string{DriveName + "/", DriveName + "/" + DatabaseName} {
-		_, code, err := runGit(ctx, ws.Root, "check-ignore", "-q", "--no-index", "--", p)
-		if err != nil {
-			return ex, err
-		}
-		switch code {
-		case 0:
-		case 1:
-			ex.Excluded = false
-		default:
-			return ex, core.Errorf(core.CodeConfigurationRequired, "git check-ignore failed in %s", ws.Root).
-				WithHint("check the repository's ignore files for errors")
-		}
+	if err != nil {
+		return ex, err
 	}
+	switch code {
+	case 0, 1: // 1: none of them is ignored
+	default:
+		return ex, core.Errorf(core.CodeConfigurationRequired, "git check-ignore failed in %s", ws.Root).
+			WithHint("check the repository's ignore files for errors")
+	}
+	ignored := map[string]bool{}
+	for _, p := range strings.Split(out, "\n") {
+		ignored[p] = true
+	}
+	ex.Excluded = ignored[want[0]] && ignored[want[1]]
 	return ex, nil
 }
 

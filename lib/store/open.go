@@ -57,6 +57,12 @@ type Store struct {
 	scopes map[string]attemptScope
 	// stmts are the write path's prepared statements (under writeMu).
 	stmts map[string]*sql.Stmt
+	// opReads counts the operation rows SetOperationState read from the
+	// database (tests: a row written in the same transaction is not
+	// read back; under writeMu).
+	opReads int
+	// requestReads likewise counts provider request rows read back.
+	requestReads int
 }
 
 // Workspace returns the workspace the store belongs to.
@@ -101,8 +107,8 @@ func Open(ctx context.Context, ws Workspace) (*Store, error) {
 
 // OpenEnsured is Open for a caller that has just confirmed the drive with
 // EnsureDrive itself — the workspace owner, which needs the drive for its
-// lock before it opens the store. The exclusion check is three git
-// commands (six processes with their configuration listings) on the way
+// lock before it opens the store. The exclusion check is two git
+// commands (four processes with their configuration listings) on the way
 // to a run's first request; it is not run twice.
 func OpenEnsured(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := ensureCreated(ctx, ws); err != nil {

@@ -42,6 +42,7 @@ func (tx *Tx) CreateOperation(o *core.Operation) (core.Event, error) {
 	if err != nil {
 		return core.Event{}, storageErr(err, "cannot create operation")
 	}
+	tx.keepOp(*o)
 	return tx.event(core.Event{Type: core.EvOperationRequested, Session: session, Task: task, Attempt: o.AttemptID, Operation: o.ID},
 		map[string]any{"tool": o.Tool, "call_id": o.CallID, "state": o.State})
 }
@@ -78,9 +79,13 @@ func operationEventType(s core.OperationState) string {
 // (operation.decision, .intent, .dispatched, .result or .unknown). Commit
 // the intent (and consume its grant) in the same Write before dispatching.
 func (tx *Tx) SetOperationState(id string, to core.OperationState, u OperationUpdate) (core.Operation, core.Event, error) {
-	o, err := tx.GetOperation(tx.ctx, id)
-	if err != nil {
-		return o, core.Event{}, err
+	o, ok := tx.ops[id]
+	if !ok {
+		var err error
+		if o, err = tx.GetOperation(tx.ctx, id); err != nil {
+			return o, core.Event{}, err
+		}
+		tx.store.opReads++
 	}
 	if err := o.State.Transition(to); err != nil {
 		return o, core.Event{}, core.AsError(err).With("operation", id)
@@ -102,6 +107,7 @@ func (tx *Tx) SetOperationState(id string, to core.OperationState, u OperationUp
 	if err != nil {
 		return o, core.Event{}, storageErr(err, "cannot update operation "+id)
 	}
+	tx.keepOp(o)
 	session, task, err := tx.scopeOfAttempt(o.AttemptID)
 	if err != nil {
 		return o, core.Event{}, err
@@ -121,6 +127,14 @@ func (tx *Tx) SetOperationState(id string, to core.OperationState, u OperationUp
 	}
 	ev, err := tx.event(core.Event{Type: operationEventType(to), Session: session, Task: task, Attempt: o.AttemptID, Operation: id}, data)
 	return o, ev, err
+}
+
+// keepOp remembers an operation row as this transaction wrote it.
+func (tx *Tx) keepOp(o core.Operation) {
+	if tx.ops == nil {
+		tx.ops = map[string]core.Operation{}
+	}
+	tx.ops[o.ID] = o
 }
 
 // attemptedKeys are the arguments that say what a tool call touches; file

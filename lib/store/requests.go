@@ -42,6 +42,7 @@ func (tx *Tx) CreateProviderRequest(p *core.ProviderRequest) (core.Event, error)
 	if err != nil {
 		return core.Event{}, storageErr(err, "cannot create provider request")
 	}
+	tx.keepRequest(*p)
 	return tx.event(core.Event{Type: core.EvProviderRequest, Session: session, Task: task, Attempt: p.AttemptID},
 		map[string]any{"request": p.ID, "purpose": p.Purpose, "model": p.Model, "state": p.State})
 }
@@ -78,9 +79,13 @@ func (tx *Tx) FailProviderRequest(id string, to core.SlotState, u *Usage, f Prov
 }
 
 func (tx *Tx) setProviderRequestState(id string, to core.SlotState, u *Usage, extra map[string]any) (core.ProviderRequest, core.Event, error) {
-	p, err := tx.GetProviderRequest(tx.ctx, id)
-	if err != nil {
-		return p, core.Event{}, err
+	p, ok := tx.requests[id]
+	if !ok {
+		var err error
+		if p, err = tx.GetProviderRequest(tx.ctx, id); err != nil {
+			return p, core.Event{}, err
+		}
+		tx.store.requestReads++
 	}
 	if err := p.State.Transition(to); err != nil {
 		return p, core.Event{}, core.AsError(err).With("provider_request", id)
@@ -90,12 +95,13 @@ func (tx *Tx) setProviderRequestState(id string, to core.SlotState, u *Usage, ex
 	if u != nil {
 		p.InputTokens, p.OutputTokens, p.UsageSource = u.InputTokens, u.OutputTokens, u.Source
 	}
-	_, err = tx.q.ExecContext(tx.ctx, `UPDATE provider_requests SET state = ?, input_tokens = ?, output_tokens = ?,
+	_, err := tx.q.ExecContext(tx.ctx, `UPDATE provider_requests SET state = ?, input_tokens = ?, output_tokens = ?,
 		usage_source = ?, updated_at = ? WHERE id = ?`,
 		p.State, intOrNull(p.InputTokens), intOrNull(p.OutputTokens), p.UsageSource, stamp(p.UpdatedAt), id)
 	if err != nil {
 		return p, core.Event{}, storageErr(err, "cannot update provider request "+id)
 	}
+	tx.keepRequest(p)
 	session, task, err := tx.scopeOfAttempt(p.AttemptID)
 	if err != nil {
 		return p, core.Event{}, err
@@ -111,6 +117,15 @@ func (tx *Tx) setProviderRequestState(id string, to core.SlotState, u *Usage, ex
 	}
 	ev, err := tx.event(core.Event{Type: typ, Session: session, Task: task, Attempt: p.AttemptID}, data)
 	return p, ev, err
+}
+
+// keepRequest remembers a provider request row as this transaction wrote
+// it (see Tx.requests).
+func (tx *Tx) keepRequest(p core.ProviderRequest) {
+	if tx.requests == nil {
+		tx.requests = map[string]core.ProviderRequest{}
+	}
+	tx.requests[p.ID] = p
 }
 
 // GetProviderRequest returns one provider request or not_found.

@@ -10,14 +10,16 @@ import (
 
 // turnWrites are the writes of one agent turn: a provider request
 // reserved and settled, an operation authorized and settled.
-func turnWrites(t *testing.T, s *Store, attempt string) {
+func turnWrites(t *testing.T, s *Store, attempt string) (op string) {
 	t.Helper()
 	ctx := context.Background()
+	var req string
 	err := s.Write(ctx, func(tx *Tx) error {
 		p := core.ProviderRequest{AttemptID: attempt, Purpose: "turn", Model: "m"}
 		if _, err := tx.CreateProviderRequest(&p); err != nil {
 			return err
 		}
+		req = p.ID
 		if _, _, err := tx.SetProviderRequestState(p.ID, core.SlotDispatched, nil); err != nil {
 			return err
 		}
@@ -25,11 +27,58 @@ func turnWrites(t *testing.T, s *Store, attempt string) {
 		if _, err := tx.CreateOperation(&o); err != nil {
 			return err
 		}
-		_, _, err := tx.SetOperationState(o.ID, core.OpAuthorized, OperationUpdate{Decision: "allow"})
+		op = o.ID
+		if _, _, err := tx.SetOperationState(o.ID, core.OpAuthorized, OperationUpdate{Decision: "allow"}); err != nil {
+			return err
+		}
+		_, _, err := tx.SetOperationState(o.ID, core.OpIntentCommitted, OperationUpdate{})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The response's commit, then the outcome's: dispatch marker and
+	// result.
+	err = s.Write(ctx, func(tx *Tx) error {
+		_, _, err := tx.SetProviderRequestState(req, core.SlotCompleted, &Usage{Source: "unknown"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Write(ctx, func(tx *Tx) error {
+		if _, _, err := tx.SetOperationState(op, core.OpDispatched, OperationUpdate{}); err != nil {
+			return err
+		}
+		_, _, err := tx.SetOperationState(op, core.OpSucceeded, OperationUpdate{Result: []byte(`{"ok":true}`)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op
+}
+
+// A tool call's transitions within one transaction start from the row as
+// that transaction wrote it: the intent's commit (create, decide, intent)
+// reads no operation row back, the outcome's (dispatch marker, result)
+// reads it once — two transitions, one read. Likewise a reservation
+// (created, marked dispatched) reads no request row back; its settling,
+// in the response's commit, reads it once.
+func TestOperationRowsWrittenInATransactionAreNotReadBack(t *testing.T) {
+	s, _ := openTemp(t)
+	_, task := seedTask(t, s)
+	att := core.Attempt{TaskID: task}
+	if err := s.Write(context.Background(), func(tx *Tx) error { _, err := tx.StartAttempt(&att); return err }); err != nil {
+		t.Fatal(err)
+	}
+	op := turnWrites(t, s, att.ID)
+	if s.opReads != 1 || s.requestReads != 1 {
+		t.Fatalf("%d operation rows read back in a tool call's two commits, want 1 (the outcome's first transition); %d request rows for a reservation and its settling, want 1", s.opReads, s.requestReads)
+	}
+	got, err := s.GetOperation(context.Background(), op)
+	if err != nil || got.State != core.OpSucceeded || got.Decision != "allow" || string(got.Result) != `{"ok":true}` {
+		t.Fatalf("stored operation %+v, %v", got, err)
 	}
 }
 

@@ -56,6 +56,16 @@ type Tx struct {
 	bound map[string]*sql.Stmt
 	// scopes are attempt scopes looked up in this transaction.
 	scopes map[string]attemptScope
+	// ops are the operation rows this transaction wrote, as written: only
+	// CreateOperation and SetOperationState write them, so a later
+	// transition in the same transaction (a tool call's decision after
+	// its creation, its outcome after its dispatch marker) starts from
+	// here instead of reading the row back.
+	ops map[string]core.Operation
+	// requests are the provider request rows this transaction wrote, as
+	// written (CreateProviderRequest, setProviderRequestState): a
+	// reservation is created and marked dispatched in one transaction.
+	requests map[string]core.ProviderRequest
 }
 
 // Ctx returns the transaction's context.

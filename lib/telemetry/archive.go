@@ -156,9 +156,16 @@ func newArchiveSink(hs *healthSet, dir, signal string, lim ArchiveLimits, budget
 	w := newSegmentWriter(dir, signal, lim.SegmentBytes)
 	return &archiveSink{
 		w: w, maxRec: lim.MaxRecordBytes, health: h, budget: budget,
-		q: newQueue(h, lim.QueueRecords, lim.QueueBytes, 256, w.writeBatch),
+		q: newQueue(h, lim.QueueRecords, lim.QueueBytes, 256, archiveLinger, w.writeBatch),
 	}
 }
+
+// archiveLinger batches the archive's writes: an agent turn ends several
+// spans, logs and metric points within milliseconds, and writing each as
+// it comes cost the turn a write and a worker wakeup apiece. The archive
+// is diagnostic and off the durable path; flush and shutdown cut the wait
+// short, so nothing is lost at exit.
+const archiveLinger = 50 * time.Millisecond
 
 // put admits one serialized line (ending in '\n') without blocking.
 func (a *archiveSink) put(line []byte) {

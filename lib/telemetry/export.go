@@ -133,10 +133,10 @@ func newExportSet(ctx context.Context, e Export, ep endpoint, hs *healthSet) (*e
 	mh := hs.add("otlp.metrics", "metrics")
 	return &exportSet{
 		spanExp: spanExp, logExp: logExp,
-		traces: newQueue(th, e.QueueRecords, e.QueueBytes, 512, func(ctx context.Context, b []sdktrace.ReadOnlySpan) error {
+		traces: newQueue(th, e.QueueRecords, e.QueueBytes, 512, 0, func(ctx context.Context, b []sdktrace.ReadOnlySpan) error {
 			return deliveryError(spanExp.ExportSpans(ctx, b), tGuard)
 		}),
-		logs: newQueue(lh, e.QueueRecords, e.QueueBytes, 512, func(ctx context.Context, b []sdklog.Record) error {
+		logs: newQueue(lh, e.QueueRecords, e.QueueBytes, 512, 0, func(ctx context.Context, b []sdklog.Record) error {
 			return deliveryError(logExp.Export(ctx, b), lGuard)
 		}),
 		metrics: &countingMetricExporter{Exporter: metricExp, health: mh, guard: mGuard},

@@ -33,6 +33,12 @@ type queue[T any] struct {
 	bytes    int
 	inflight int
 	closed   bool
+	// linger, when positive, is how long the worker waits after the
+	// first record of a burst before it delivers, so that a burst goes
+	// out as one batch: one write and one worker wakeup instead of one
+	// per record. flush and close cut it short (urge).
+	linger time.Duration
+	urge   chan struct{}
 
 	wake   chan struct{}
 	stop   chan struct{}
@@ -41,11 +47,11 @@ type queue[T any] struct {
 	cancel context.CancelFunc
 }
 
-func newQueue[T any](h *sinkHealth, maxItems, maxBytes, maxBatch int, deliver func(context.Context, []T) error) *queue[T] {
+func newQueue[T any](h *sinkHealth, maxItems, maxBytes, maxBatch int, linger time.Duration, deliver func(context.Context, []T) error) *queue[T] {
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &queue[T]{
-		health: h, maxItems: maxItems, maxBytes: maxBytes, maxBatch: maxBatch, deliver: deliver,
-		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
+		health: h, maxItems: maxItems, maxBytes: maxBytes, maxBatch: maxBatch, linger: linger, deliver: deliver,
+		wake: make(chan struct{}, 1), urge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
 		ctx: ctx, cancel: cancel,
 	}
 	h.setBounds(maxItems, maxBytes)
@@ -73,13 +79,22 @@ func (q *queue[T]) offer(v T, size int) bool {
 	q.items = append(q.items, v)
 	q.sizes = append(q.sizes, size)
 	q.bytes += size
+	full := len(q.items) >= q.maxBatch
 	q.health.queued(len(q.items), q.bytes)
 	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
+	signal(q.wake)
+	if full {
+		signal(q.urge) // a whole batch is waiting: no reason to linger
 	}
 	return true
+}
+
+// signal sends on a one-slot channel without blocking.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }
 
 func (q *queue[T]) run() {
@@ -89,6 +104,15 @@ func (q *queue[T]) run() {
 		case <-q.wake:
 		case <-q.stop:
 			return
+		}
+		if q.linger > 0 {
+			t := time.NewTimer(q.linger)
+			select {
+			case <-t.C:
+			case <-q.urge:
+			case <-q.stop:
+			}
+			t.Stop()
 		}
 		for q.drainOnce() {
 		}
@@ -137,10 +161,8 @@ func (q *queue[T]) idle() bool {
 
 // flush waits until everything admitted so far was delivered or ctx ends.
 func (q *queue[T]) flush(ctx context.Context) error {
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
+	signal(q.urge)
+	signal(q.wake)
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for !q.idle() {

@@ -269,6 +269,21 @@ func (rt *Runtime) Flush(ctx context.Context) error {
 	return err
 }
 
+// FlushArchive writes what the local archive has queued (spans and logs
+// reach it synchronously as they end; its queue lingers to batch writes)
+// within ctx, waiting on no exporter: a reader of the archive in this
+// process — the port's diagnose — then sees everything recorded before.
+func (rt *Runtime) FlushArchive(ctx context.Context) error {
+	if rt == nil || rt.stopped.Load() {
+		return nil
+	}
+	var err error
+	for _, a := range rt.archives {
+		err = errors.Join(err, a.flush(ctx))
+	}
+	return err
+}
+
 // Shutdown stops admission and flushes every sink within the earlier of
 // ctx's deadline and Options.ShutdownTimeout. Records that could not be
 // delivered in time are counted as dropped; a health snapshot is written

@@ -55,6 +55,7 @@ and 'reject TASK --yes' removes the worktree and its branch.`,
 }
 
 func runAction(ctx context.Context, c *cli.Command) error {
+	lagent.MarkPhase("cli_ready") // runtime initialised, flags parsed
 	// Required only checks that --task was given; an empty request would
 	// start a task the model can only guess at.
 	if strings.TrimSpace(c.String("task")) == "" {
