@@ -35,7 +35,7 @@
         pname = "fluzo";
         inherit version;
         src = self;
-        vendorHash = "sha256-EZLVk/2ISD5fXbksXntsYHySFSUgYkCr42ew+SSSleQ=";
+        vendorHash = "sha256-R2vIe28UGi4MhD+3qaGEQUwEqj4OoZGQG7lq9VROd5A=";
         subPackages = map (name: "cmd/${name}") binaries;
         # SQLite is linked through cgo.
         env.CGO_ENABLED = "1";
