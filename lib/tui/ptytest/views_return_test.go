@@ -9,6 +9,31 @@ import (
 	"time"
 )
 
+// overViews are the views opened over the conversation: the key that
+// opens each and a text it shows once open.
+var overViews = []struct{ name, keys, marker string }{
+	{"palette", "\x10", "Commands"},
+	{"help", "\x07", "Keys"},
+	{"tasks", "\x14", "Tasks"},
+	{"diagnostics", "\x04", "Diagnostics"},
+	{"sessions", "\x13", "Sessions"},
+	{"diff", "\x06", "verification"},
+	{"settings", "\x1bOQ", "Settings"},
+	{"theme", "\x1bOR", "Theme"},
+}
+
+// openAndClose opens view v, waits until it shows, and closes it with Esc.
+func openAndClose(t *testing.T, tm *term, v struct{ name, keys, marker string }, cols, rows int) {
+	t.Helper()
+	tm.write(v.keys)
+	if !tm.showsWithin(v.marker, cols, rows, 15*time.Second) {
+		t.Fatalf("%s: %q never appeared after its key", v.name, v.marker)
+	}
+	time.Sleep(200 * time.Millisecond) // a lone ESC is told from a sequence by a pause
+	tm.write("\x1b")
+	time.Sleep(200 * time.Millisecond)
+}
+
 // Every view opened over the conversation gives it back as it was: after
 // Esc the keys go to the composer after its draft, and a conversation the
 // reader had scrolled up stays paused where it was (issue 15 item 7; the
@@ -29,24 +54,8 @@ func TestEveryViewReturnsFocusDraftAndScroll(t *testing.T) {
 	_, from = tm.waitFor(draft, from, 10*time.Second)
 	tm.write("\x1b[5~") // PgUp in the composer scrolls the conversation: paused
 	tm.waitFor("paused", from, 10*time.Second)
-	views := []struct{ name, keys, marker string }{
-		{"palette", "\x10", "Commands"},
-		{"help", "\x07", "Keys"},
-		{"tasks", "\x14", "Tasks"},
-		{"diagnostics", "\x04", "Diagnostics"},
-		{"sessions", "\x13", "Sessions"},
-		{"diff", "\x06", "verification"},
-		{"settings", "\x1bOQ", "Settings"},
-		{"theme", "\x1bOR", "Theme"},
-	}
-	for i, v := range views {
-		tm.write(v.keys)
-		if !tm.showsWithin(v.marker, cols, rows, 15*time.Second) {
-			t.Fatalf("%s: %q never appeared after its key", v.name, v.marker)
-		}
-		time.Sleep(200 * time.Millisecond) // a lone ESC is told from a sequence by a pause
-		tm.write("\x1b")
-		time.Sleep(200 * time.Millisecond)
+	for i, v := range overViews {
+		openAndClose(t, tm, v, cols, rows)
 		typed := string(rune('A' + i))
 		draft += typed
 		tm.write(typed)
@@ -121,21 +130,8 @@ func TestEveryViewKeepsTheConversationScrolledWhereItWas(t *testing.T) {
 	if before == "" || strings.Contains(before, "ROW-120") {
 		t.Fatalf("the conversation is not scrolled into the answer: rows on screen %q", before)
 	}
-	for _, v := range []struct{ name, keys, marker string }{
-		{"palette", "\x10", "Commands"},
-		{"help", "\x07", "Keys"},
-		{"tasks", "\x14", "Tasks"},
-		{"diagnostics", "\x04", "Diagnostics"},
-		{"sessions", "\x13", "Sessions"},
-		{"diff", "\x06", "verification"},
-	} {
-		tm.write(v.keys)
-		if !tm.showsWithin(v.marker, cols, rows, 15*time.Second) {
-			t.Fatalf("%s: %q never appeared after its key", v.name, v.marker)
-		}
-		time.Sleep(200 * time.Millisecond) // a lone ESC is told from a sequence by a pause
-		tm.write("\x1b")
-		time.Sleep(200 * time.Millisecond)
+	for _, v := range overViews {
+		openAndClose(t, tm, v, cols, rows)
 		if after := visibleRows(t, tm, cols, rows); after != before {
 			t.Fatalf("after closing %s the conversation shows %q, before it showed %q", v.name, after, before)
 		}
