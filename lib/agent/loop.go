@@ -304,6 +304,11 @@ func (a *run) loop(ctx context.Context) error {
 			return err
 		}
 		if done && !a.verifyClaim(ctx) {
+			if a.verdict != nil && a.verdict.Reason == ReasonVerificationCancelled {
+				// The run was cancelled while it verified: it stops
+				// cancelled, not failed for want of a verdict.
+				return stopped(ctx, ctx.Err())
+			}
 			return nil
 		}
 	}
