@@ -131,6 +131,13 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 	call := toolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
 	d := Decision{Verdict: verdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
 	op, err := a.Journal.OpAuthorize(ctx, a.refs, call, "", d)
+	if err != nil && ctx.Err() != nil {
+		// The cancellation came first: nothing ran, and the store is not
+		// to blame (journal_unavailable made the run end failed).
+		v := Verdict{Verification: VerifyNotRun, Reason: ReasonVerificationCancelled}
+		a.record(context.WithoutCancel(ctx), core.EvVerification, v)
+		return v
+	}
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
 	}

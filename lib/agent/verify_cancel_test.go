@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,5 +61,42 @@ func TestCancelledVerificationIsResolvedAndNoVerdict(t *testing.T) {
 	}
 	if res.Status != string(core.CodeCancelled) {
 		t.Fatalf("a run cancelled during verification ended %q: %+v", res.Status, res)
+	}
+}
+
+// cancelAtVerification cancels the run just as the verification's
+// intent is about to be written: the moment a SIGTERM landed in the
+// stability cohort (seed 1588 of the cancel-verify seeds).
+type cancelAtVerification struct {
+	*storeJournal
+	cancel func()
+}
+
+func (j cancelAtVerification) OpAuthorize(ctx context.Context, refs Refs, call toolCall, op string, d Decision) (string, error) {
+	if strings.HasPrefix(call.ID, "verify_") {
+		j.cancel()
+	}
+	return j.storeJournal.OpAuthorize(ctx, refs, call, op, d)
+}
+
+// A run cancelled as its verification is about to start ends cancelled:
+// the intent's write, cut short by the cancellation, is no journal
+// failure, and nothing ran. It ended failed with reason
+// journal_unavailable.
+func TestRunCancelledAsVerificationStartsIsCancelled(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"claim","match":{"messages":2},"respond":{"text":"done"}}]}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.runner.Journal = cancelAtVerification{storeJournal: h.runner.Journal.(*storeJournal), cancel: cancel}
+	res := h.runner.Run(ctx, taskStart{Request: "check it", Verify: "touch verify.ran"})
+	if res.Status != string(core.CodeCancelled) || res.Verification.Verification != VerifyNotRun || res.Verification.Reason != ReasonVerificationCancelled {
+		t.Fatalf("a run cancelled as its verification started: status %q, verification %+v", res.Status, res.Verification)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "verify.ran")); err == nil {
+		t.Fatal("the verification command ran after the cancellation")
+	}
+	if i, r := h.count(core.EvOperationIntent), h.count(core.EvOperationResult); i != r {
+		t.Fatalf("%d intents but %d results", i, r)
 	}
 }
