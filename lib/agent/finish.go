@@ -131,23 +131,48 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 	call := toolCall{ID: "verify_" + a.refs.Attempt, Name: name, Args: args}
 	d := Decision{Verdict: verdictAllow, Rule: "verification_contract", Reason: "the task's verification command"}
 	op, err := a.Journal.OpAuthorize(ctx, a.refs, call, "", d)
+	if err != nil && ctx.Err() != nil {
+		// The cancellation came first: nothing ran, and the store is not
+		// to blame (journal_unavailable made the run end failed).
+		v := Verdict{Verification: VerifyNotRun, Reason: ReasonVerificationCancelled}
+		a.record(context.WithoutCancel(ctx), core.EvVerification, v)
+		return v
+	}
 	if err != nil {
 		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
 	}
+	// The intent is durable now, so its outcome must be too, even when
+	// the task is cancelled meanwhile (as a tool call's is): written with
+	// the cancelled context it failed, and the operation stayed
+	// unresolved although this owner was alive to settle it.
+	wctx := context.WithoutCancel(ctx)
 	a.dispatching(op, call)
 	out, err := a.Tools.Call(ctx, call.Name, call.Args)
 	var lost *errBackendLost
 	if errors.As(err, &lost) {
 		// Not a verdict on the work: the check itself did not finish.
-		a.Journal.OpResult(ctx, a.refs, op, toolResult{Out: lostOutcome(lost)})
-		a.record(ctx, core.EvToolBackendLost, map[string]any{"operation": op, "unknown": lost.sent, "restarts": a.backendRestarts})
+		a.Journal.OpResult(wctx, a.refs, op, toolResult{Out: lostOutcome(lost)})
+		a.record(wctx, core.EvToolBackendLost, map[string]any{"operation": op, "unknown": lost.sent, "restarts": a.backendRestarts})
 		return Verdict{Verification: VerifyNotRun, Reason: ReasonToolBackendLost}
 	}
-	a.Journal.OpResult(ctx, a.refs, op, toolResult{Out: out})
+	if err != nil {
+		out = toolOutcome{OK: false, Error: core.AsError(err)}
+	}
+	if _, err := a.Journal.OpResult(wctx, a.refs, op, toolResult{Out: out}); err != nil {
+		return Verdict{Verification: VerifyNotRun, Reason: "journal_unavailable"}
+	}
 	if sandboxUnavailable(out) {
 		// Not a verdict on the work: the command was refused unrun.
 		v := Verdict{Verification: VerifyNotRun, Reason: string(sandbox.CodeUnavailable)}
-		a.record(ctx, core.EvVerification, v)
+		a.record(wctx, core.EvVerification, v)
+		return v
+	}
+	if stoppedByCancel(out).Cancelled {
+		// The cancellation ended the command before it could decide
+		// anything: no verdict on the work ("failed, exit -1" would be a
+		// guess recorded as a fact).
+		v := Verdict{Verification: VerifyNotRun, Reason: ReasonVerificationCancelled}
+		a.record(wctx, core.EvVerification, v)
 		return v
 	}
 	exit, output := execResult(out)

@@ -168,7 +168,12 @@ type run struct {
 func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 	refs, err := r.Journal.StartTask(ctx, t)
 	if err != nil {
-		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Error: core.AsError(err)}
+		// A SIGTERM that lands while the task's first transaction begins
+		// fails it with the cancellation: the result is cancelled, not
+		// storage_error blaming the store (the stability cohort's cancel
+		// variant hit this once the consent audit event made the first
+		// record come before the task).
+		return notStarted(ctx, core.AsError(err), "")
 	}
 	faultPoint("after_task_created")
 	markPhase("task_recorded")
@@ -183,7 +188,9 @@ func (r *Runner) Run(ctx context.Context, t taskStart) Result {
 func (r *Runner) resume(ctx context.Context, j *storeJournal, task string, grants []core.Grant, c contract) Result {
 	refs, prior, err := j.resumeTask(ctx, task, grants)
 	if err != nil {
-		return Result{V: 1, Type: "result", Status: string(core.CodeOf(err)), Task: task, Error: core.AsError(err)}
+		res := notStarted(ctx, core.AsError(err), "")
+		res.Task = task
+		return res
 	}
 	if c.verify == "" && !c.waived {
 		c = contract{verify: prior.Verify, waived: waivedBefore(ctx, j, task)}
@@ -315,6 +322,11 @@ func (a *run) loop(ctx context.Context) error {
 			return err
 		}
 		if done && !a.verifyClaim(ctx) {
+			if a.verdict != nil && a.verdict.Reason == ReasonVerificationCancelled {
+				// The run was cancelled while it verified: it stops
+				// cancelled, not failed for want of a verdict.
+				return stopped(ctx, ctx.Err())
+			}
 			return nil
 		}
 	}

@@ -29,3 +29,25 @@ func TestRunCancelledBeforeItStartsIsCancelled(t *testing.T) {
 		t.Fatalf("a run cancelled before it started: %+v (error %+v)", res, res.Error)
 	}
 }
+
+// A cancellation that lands after the owner's setup, as the task's first
+// transaction begins, ends the run cancelled too: the write it cut short
+// is no storage failure. Nothing of the task is recorded. The stability
+// cohort's cancel variant ended storage_error ("cannot start a write
+// transaction") here.
+func TestRunCancelledAsItsTaskIsRecordedIsCancelled(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"done","match":{"messages":2},"respond":{"text":"done"}}]}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := h.runner.Run(ctx, taskStart{Request: "anything", NoVerify: true})
+	if res.Status != string(core.CodeCancelled) || res.Reason != "cancelled" || res.Error == nil || res.Error.Code != core.CodeCancelled {
+		t.Fatalf("a run cancelled as its task was recorded: %+v (error %+v)", res, res.Error)
+	}
+	if res.ExitCode() != core.ExitFor(core.CodeCancelled) {
+		t.Fatalf("exit %d for a cancelled result", res.ExitCode())
+	}
+	if n := h.count(core.EvTaskCreated); n != 0 {
+		t.Fatalf("%d task.created events recorded by a run cancelled before its task", n)
+	}
+}

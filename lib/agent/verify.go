@@ -20,6 +20,10 @@ const (
 // neither a verification command nor a recorded waiver.
 const ReasonVerificationNotConfigured = "verification_not_configured"
 
+// ReasonVerificationCancelled is the reason of a not_run verdict whose
+// command the task's cancellation ended before it could decide.
+const ReasonVerificationCancelled = "verification_cancelled"
+
 // VerificationRun is the evidence of one run of the verification command.
 type VerificationRun struct {
 	Command  string `json:"command"`

@@ -50,6 +50,10 @@ var variants = []variant{
 	{name: "denied", args: []string{"--no-verify", "--yolo", "--set", "policy.shell=deny"}},
 }
 
+// cancelVerify is the verification command of the cancel seeds that
+// verify: it passes, after long enough for a SIGTERM to land during it.
+const cancelVerify = "sleep 0.3"
+
 // cancelDeadline bounds how long a SIGTERMed run may take to end.
 const cancelDeadline = 30 * time.Second
 
@@ -94,6 +98,14 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 	// budget, so "complete" can complete.
 	big := strings.Repeat("0123456789abcdef fluzo stability payload line\n", 100+rng.Intn(5200))
 	delay := time.Duration(rng.Int63n(int64(maxDelay)))
+	runArgs := v.args
+	if v.cancel && rng.Intn(2) == 1 {
+		// Half the cancel seeds verify with a command, so the SIGTERM can
+		// also land while the verification runs (drawn last: the other
+		// draws of a seed stay what they were).
+		runArgs = []string{"--verify", cancelVerify, "--yolo"}
+		v.name += "-verify" // reported apart
+	}
 	var problems []string
 	bad := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
 	root := t.TempDir()
@@ -120,7 +132,7 @@ func attemptOne(t *testing.T, seed int) (variant, string, []string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := append([]string{"run", "--consent", "--json", "--task", "stability workload"}, v.args...)
+	args := append([]string{"run", "--consent", "--json", "--task", "stability workload"}, runArgs...)
 	agent := exec.CommandContext(ctx, filepath.Join(binDir, "fluzo-agent"), args...)
 	agent.Args[0] = "fluzo-agent"
 	var stdout, stderr lockedBuffer

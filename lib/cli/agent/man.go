@@ -18,7 +18,10 @@ status is completed only when the verification command passed at the final
 workspace state after the last edit; otherwise it names what stopped the task
 (failed, permission_required, permission_denied, budget_exhausted, blocked,
 cancelled, provider_error, ...) and the exit status follows the table below.
-verification is passed, failed, stale, not_run, not_configured or waived.
+verification is passed, failed, stale, not_run, not_configured or waived;
+a verification command the task's cancellation ended or kept from starting
+is not_run with reason verification_cancelled (never failed), and the task
+ends cancelled.
 A task needs a verification command (--verify, harness.verify_command, or a
 test command quoted in the task) or an explicit waiver (--no-verify, or
 "no_verify":true in start_task): without either it fails at once with reason

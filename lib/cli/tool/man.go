@@ -166,6 +166,18 @@ points there, and the child cannot read it).
 FLUZO_TEST_LANDLOCK_ABI=0 is a test seam: it makes fluzo-tool behave as on a
 kernel without Landlock (every command refused with sandbox_unavailable).
 Other values are ignored, so it can never make the sandbox weaker.`},
+		{Title: "Consent", Body: `fluzo-tool contacts no model, Laya or telemetry endpoint and keeps no
+consent (git_push reaches a git remote only as policy allows). Endpoint
+consent is the owner's: before fluzo-agent (or fluzo) starts fluzo-tool
+for a task it checks that the user consented to exactly this
+configuration — the model, Laya and OTLP destinations, standing grants,
+the environment handed to commands (tools.shell.inherit_env, tools.shell.env)
+and tools.backend, the command that starts a remote fluzo-tool — and
+without it stops with configuration_required (exit 3) before anything runs.
+fluzo-admit consent show, grant and revoke review, record and forget it
+(see fluzo-admit(1)); each grant and revoke is also a consent.granted or
+consent.revoked event in the workspace store. Commands fluzo-tool runs get
+no TCP unless --sandbox-network allow.`},
 		{Title: "Processes", Body: `exec runs argv[0] found on the child's PATH (absolute entries only) without a
 shell; a failed spawn is reported (executable_not_found, spawn_failed) and never
 retried through /bin/sh. shell runs /bin/sh -c. Each child starts a new session
