@@ -308,6 +308,11 @@ func sessionTaskStatus(tasks map[string]int) string {
 	if len(tasks) == 0 {
 		return "no tasks"
 	}
+	byLabel := make(map[string]int, len(tasks))
+	for s, n := range tasks {
+		byLabel[stateLabel(s, "")] += n
+	}
+	tasks = byLabel
 	order := []string{"running", "waiting", "stopping", "queued", "blocked", "failed", "cancelled", "completed"}
 	out := ""
 	seen := map[string]bool{}

@@ -355,3 +355,15 @@ func TestSessionsRefusalsShowInTheView(t *testing.T) {
 		t.Fatal("a refused session query reads as loading or empty")
 	}
 }
+
+// The sessions list counts a session's tasks by the states the tasks view
+// shows: the store's pending and ready are one "queued", never raw.
+func TestSessionTaskStatusReadsStatesAsTheTasksViewDoes(t *testing.T) {
+	got := sessionTaskStatus(map[string]int{"pending": 1, "ready": 2, "completed": 1, "failed": 1})
+	if want := "3 queued · 1 failed · 1 completed"; got != want {
+		t.Fatalf("status %q, want %q", got, want)
+	}
+	if got := stateLabel("blocked", "interrupted"); got != "interrupted" {
+		t.Fatalf("a task blocked by recovery reads %q", got)
+	}
+}

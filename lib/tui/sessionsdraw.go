@@ -140,7 +140,7 @@ func (a *App) sessionTaskLine() line {
 		}
 		pos += " · "
 	}
-	return line{span(pos+n+" ", theme.Muted), span(safeLine(t.ID)+" ", theme.Base), span(safeLine(t.State), stateToken(t.State)),
+	return line{span(pos+n+" ", theme.Muted), span(safeLine(t.ID)+" ", theme.Base), span(safeLine(stateLabel(t.State, t.Reason)), stateToken(t.State)),
 		span(" “"+t.Request+"”", theme.Muted)}
 }
 

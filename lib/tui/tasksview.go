@@ -101,17 +101,20 @@ func (t taskRow) active() bool {
 	return false
 }
 
-// label is the state a person reads: the store's pending and ready are
-// both "queued" (not started yet), and a task blocked by restart recovery
-// is "interrupted" (nothing runs it), as fluzo-store prints it.
-func (t taskRow) label() string {
+func (t taskRow) label() string { return stateLabel(t.State, t.Reason) }
+
+// stateLabel is the state a person reads, in every view: the store's
+// pending and ready are both "queued" (not started yet), and a task
+// blocked by restart recovery is "interrupted" (nothing runs it), as
+// fluzo-store prints it.
+func stateLabel(state, reason string) string {
 	switch {
-	case t.State == "pending" || t.State == "ready":
+	case state == "pending" || state == "ready":
 		return "queued"
-	case t.State == "blocked" && t.Reason == "interrupted":
+	case state == "blocked" && reason == "interrupted":
 		return "interrupted"
 	}
-	return t.State
+	return state
 }
 
 func (a *App) detailTask() (taskRow, bool) {
