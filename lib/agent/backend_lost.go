@@ -46,7 +46,14 @@ func (a *run) backendLost(ctx context.Context, op string, lost *errBackendLost) 
 	if err := r.Restart(ctx); err != nil {
 		return stopWith(core.CodeFailed, ReasonToolBackendLost, err)
 	}
-	a.record(ctx, core.EvToolBackendRestarted, map[string]any{"after_operation": op, "restarts": a.backendRestarts})
+	restarted := map[string]any{"after_operation": op, "restarts": a.backendRestarts}
+	if tc, ok := a.Tools.(*toolClient); ok {
+		// The new backend's own hello: same host and root (Restart
+		// checked), but its HEAD, branch and sandbox are what it reports
+		// now, and resume reads the identity from these records.
+		restarted["backend"] = backendIdentity(tc)
+	}
+	a.record(ctx, core.EvToolBackendRestarted, restarted)
 	return nil
 }
 

@@ -122,7 +122,7 @@ func (t *toolClient) Restart(ctx context.Context) error {
 	}
 	t.mu.Lock()
 	old, quit := t.C, t.quit
-	t.C, t.quit, t.current = c, make(chan struct{}), ""
+	t.C, t.quit, t.current, t.hello = c, make(chan struct{}), "", hello
 	go t.watchStopping(c, t.quit)
 	t.mu.Unlock()
 	if quit != nil {

@@ -43,7 +43,8 @@ output labels those events "recovery of task TASK".
 If the tool backend (the fluzo-tool serve child) exits while a call runs,
 that operation is recorded unknown (it may have taken effect; it is never
 replayed) with a tool_backend.lost event. An attempt restarts the backend at
-most once (a tool_backend.restarted event) and the model carries on, but
+most once (a tool_backend.restarted event naming the new backend's identity:
+host, root, repository and sandbox from its hello) and the model carries on, but
 that attempt never ends completed: it ends failed with reason
 tool_backend_lost (exit 1) even when verification passes or is waived, since
 the lost call's effect is unknown; resume the task after checking the
