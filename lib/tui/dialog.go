@@ -65,6 +65,7 @@ func (a *App) dialogKey(ev *tcell.EventKey) {
 		return
 	case dialogSessions:
 		a.sessionsKey(ev)
+		return
 	case dialogDiff:
 		a.diffKey(ev)
 		return

@@ -367,3 +367,31 @@ func TestSessionTaskStatusReadsStatesAsTheTasksViewDoes(t *testing.T) {
 		t.Fatalf("a task blocked by recovery reads %q", got)
 	}
 }
+
+// The sessions view handles its own keys and nothing else does: Enter on
+// a session opens it however long the view has been open (it fell
+// through to the confirm dialogs' Enter, which closed the view once their
+// arming window had passed), and Esc in a timeline goes back to the list
+// (it also closed the whole view).
+func TestSessionsKeysStayInTheSessionsView(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{FPS: 0})
+	h.connect()
+	openSessionsView(h)
+	h.clock.Advance(2 * armingWindow)
+	h.keys(key(tcell.KeyEnter))
+	if h.app.dialog != dialogSessions {
+		t.Fatalf("enter on a session after the arming window closed the view (dialog %v)", h.app.dialog)
+	}
+	h.ack(sessionAnswer)
+	h.ack(timelinePageAnswer(0, 12, false))
+	h.mustShow("decide exec")
+	h.keys(key(tcell.KeyEscape))
+	if h.app.dialog != dialogSessions || h.app.sv.open != nil {
+		t.Fatalf("esc in the timeline: dialog %v, open %v; want the list", h.app.dialog, h.app.sv.open != nil)
+	}
+	h.mustShow("opening one is read-only")
+	h.keys(key(tcell.KeyEscape))
+	if h.app.dialog != dialogNone {
+		t.Fatalf("esc in the list left dialog %v open", h.app.dialog)
+	}
+}
