@@ -26,6 +26,10 @@ type toolClient struct {
 
 	mu      sync.Mutex
 	current string
+	// forced is set by Kill: a request that starts after a force stop
+	// (its process may not have been sent yet when the stop came) is
+	// killed as soon as its id is known.
+	forced bool
 	// onStopping is told when a cancelled request left processes that
 	// did not end within the grace period.
 	onStopping func(target string, survivors any)
@@ -160,7 +164,11 @@ func (t *toolClient) Call(ctx context.Context, tool string, args json.RawMessage
 	}
 	t.mu.Lock()
 	t.current = p.ID
+	forced := t.forced
 	t.mu.Unlock()
+	if forced {
+		t.killRequest(c, p.ID)
+	}
 	defer func() {
 		t.mu.Lock()
 		t.current = ""
@@ -233,12 +241,27 @@ func (t *toolClient) Cancel(ctx context.Context) error {
 	return nil
 }
 
-// Kill force-stops the in-flight request's verified owned process group.
+// Kill force-stops the in-flight request's verified owned process group,
+// and any request started after it: the stop can come between the call's
+// dispatch and its request id being known, and must not be lost there.
 func (t *toolClient) Kill(ctx context.Context) error {
-	if id := t.inFlight(); id != "" {
-		return t.client().Kill(ctx, id)
+	t.mu.Lock()
+	t.forced = true
+	id, c := t.current, t.C
+	t.mu.Unlock()
+	if id != "" {
+		return c.Kill(ctx, id)
 	}
 	return nil
+}
+
+// killRequest force-stops request id of a task already force-stopped.
+// The server holds a kill that arrives before the request's process
+// starts and applies it when it does.
+func (t *toolClient) killRequest(c *tools.Client, id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	c.Kill(ctx, id)
 }
 
 // Query asks the backend one read-only workspace query; a vanished

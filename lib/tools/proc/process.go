@@ -91,9 +91,14 @@ type Process struct {
 	control  *os.File
 	reported *unix.WaitStatus
 	mu       sync.Mutex
-	timedOut bool
-	cancel   bool
-	killed   bool
+	// commandUp: the command itself exists (always, without a reaper);
+	// before that, held is the first non-KILL signal sent, delivered
+	// once it does.
+	commandUp bool
+	held      unix.Signal
+	timedOut  bool
+	cancel    bool
+	killed    bool
 }
 
 // Start spawns spec.Argv[0] (already resolved) directly — never through a
@@ -137,6 +142,7 @@ func Start(spec Spec) (*Process, error) {
 			WithHint("check the program path and permissions; fluzo-tool does not retry through a shell")
 	}
 	p.cmd, p.pid, p.started = cmd, cmd.Process.Pid, time.Now()
+	p.commandUp = p.control == nil
 	if err := p.letStart(pidfd); err != nil {
 		return nil, err
 	}
@@ -209,7 +215,15 @@ func (p *Process) Members() []Survivor {
 // are frozen first, then signalled, then (unless killed) continued.
 // Signalled one by one, a daemon whose "sleep 5" died first would run its
 // next command — "echo late >file" — before its own signal arrived.
+//
+// A reaper that has not started its command yet would take a SIGTERM
+// alone (it handles and ignores it) and then start the command anyway,
+// so such a signal is held until the command exists. SIGKILL is never
+// held: the reaper dies of it, and its namespace with it.
 func (p *Process) signal(sig unix.Signal) {
+	if sig != unix.SIGKILL && p.hold(sig) {
+		return
+	}
 	unix.Kill(-p.pid, unix.SIGSTOP)
 	frozen := freeze(func() []int {
 		var pids []int
@@ -228,6 +242,20 @@ func (p *Process) signal(sig unix.Signal) {
 			unix.Kill(pid, unix.SIGCONT)
 		}
 	}
+}
+
+// hold keeps sig for later when the command has not started; it reports
+// whether it did.
+func (p *Process) hold(sig unix.Signal) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.commandUp {
+		return false
+	}
+	if p.held == 0 {
+		p.held = sig
+	}
+	return true
 }
 
 // Terminate asks the whole group to stop (SIGTERM), as a cancel.

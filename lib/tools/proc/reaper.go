@@ -43,16 +43,45 @@ func controlPair() (ours, theirs *os.File, err error) {
 	return os.NewFile(uintptr(fds[0]), "reaper-control"), os.NewFile(uintptr(fds[1]), "reaper-control"), nil
 }
 
-// watchReport waits for the reaper's status line: the command has ended
-// (the reaper itself stays until released). Nothing (EOF) means the
+// StartedLine is what a reaper writes on its control socket once its
+// command exists (forked and exec'd): from then on a signal to the group
+// reaches the command.
+const StartedLine = "started\n"
+
+// watchReport reads the reaper's lines: started (the command exists; a
+// held signal is delivered now), then its status line (the command has
+// ended; the reaper itself stays until released). Nothing (EOF) means the
 // reaper died first; the leader's own exit then counts.
 func (p *Process) watchReport() {
-	line, _ := bufio.NewReader(p.control).ReadString('\n')
+	rd := bufio.NewReader(p.control)
+	line, _ := rd.ReadString('\n')
+	if line == StartedLine {
+		p.commandStarted()
+		line, _ = rd.ReadString('\n')
+	}
+	// Whatever else came (a status, EOF), the command is not waiting to
+	// start any more: nothing is held back from here on.
+	p.commandStarted()
 	if ws, ok := parseStatus(line); ok {
 		p.mu.Lock()
 		p.reported = &ws
 		p.mu.Unlock()
 		p.markExited()
+	}
+}
+
+// commandStarted ends the holding of signals and delivers the one held.
+func (p *Process) commandStarted() {
+	p.mu.Lock()
+	if p.commandUp {
+		p.mu.Unlock()
+		return
+	}
+	held := p.held
+	p.commandUp, p.held = true, 0
+	p.mu.Unlock()
+	if held != 0 {
+		p.signal(held)
 	}
 }
 

@@ -61,6 +61,12 @@ func superviseCommand(argv []string, control *os.File, sigs chan os.Signal) erro
 	}
 	ended := make(chan unix.WaitStatus, 1)
 	go reapAll(pid, ended)
+	if control != nil {
+		// Until fluzo-tool reads this, a signal it sends the group could
+		// reach this launcher alone (which ignores it) and miss the
+		// command; it holds such signals until the command exists.
+		control.Write([]byte(proc.StartedLine))
+	}
 	if control == nil {
 		for {
 			select {
