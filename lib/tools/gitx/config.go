@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 )
@@ -16,11 +17,17 @@ func listArgv(dir string) []string {
 	for _, kv := range hardening {
 		argv = append(argv, "-c", kv)
 	}
-	return append(argv, "config", "--includes", "--name-only", "--list", "-z")
+	return append(argv, "config", "--includes", "--show-origin", "--name-only", "--list", "-z")
 }
 
-// configKeys returns the effective configuration's key names.
+// configKeys returns the effective configuration's key names, listed
+// again unless an earlier listing's files are provably unchanged (see
+// configcache.go).
 func configKeys(ctx context.Context, dir string, env []string) ([]string, error) {
+	if keys, ok := cachedConfigKeys(dir, env); ok {
+		return keys, nil
+	}
+	before := time.Now()
 	res, err := run(ctx, Command{Argv: listArgv(dir), Env: env})
 	if err != nil {
 		return nil, err
@@ -29,12 +36,8 @@ func configKeys(ctx context.Context, dir string, env []string) ([]string, error)
 		return nil, core.Errorf(core.CodeConfigurationRequired, "cannot list the git configuration of %s: %s", dir, res.Stderr).
 			WithHint("fix the repository's configuration (git config --list shows the error); git is not run until its helpers can be listed")
 	}
-	var keys []string
-	for _, k := range strings.Split(string(res.Stdout), "\x00") {
-		if k != "" {
-			keys = append(keys, k)
-		}
-	}
+	keys, files := parseOrigins(res.Stdout)
+	rememberConfigKeys(dir, env, keys, files, before)
 	return keys, nil
 }
 
