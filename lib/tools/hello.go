@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
-	"github.com/josecorral/fluzo/lib/tools/gitx"
 	"github.com/josecorral/fluzo/lib/tools/proc"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
@@ -121,12 +120,7 @@ func (s *Server) identity(ctx context.Context, protocol int) Hello {
 		}
 	}
 	env := s.childEnvOrBaseline()
-	if top, err := gitx.TopLevel(ctx, s.root.Dir(), env); err == nil {
-		h.Repository.TopLevel = top
-	}
-	if st, err := gitState(ctx, s.root.Dir(), env); err == nil {
-		h.Repository.Head, h.Repository.Branch = st.Head, st.Branch
-	}
+	h.Repository.TopLevel, h.Repository.Head, h.Repository.Branch = headOf(ctx, s.root.Dir(), env, true)
 	return h
 }
 
