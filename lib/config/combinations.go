@@ -142,7 +142,7 @@ func checkAuth(c *Config, ds *diagnostics, p string) {
 	case AuthCredential:
 		if ref == "" {
 			ds.add(p+"credential_ref", "an entry name in auth.toml", `auth = "credential" needs credential_ref`)
-		} else if !idPattern.MatchString(ref) {
+		} else if !validID(ref) {
 			ds.add(p+"credential_ref", "letters, digits, '_' and '-'", "this is not an auth.toml entry name")
 		}
 	case AuthNone:

@@ -149,7 +149,12 @@ type loader struct {
 	order map[string]int
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// idPattern is an identifier's alphabet; validID adds the length bound (a
+// bounded repeat in the pattern would be compiled at every start).
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// validID: 1 to 64 of [A-Za-z0-9_-].
+func validID(s string) bool { return len(s) <= 64 && idPattern.MatchString(s) }
 
 func (l *loader) walk(raw map[string]any) {
 	for _, k := range sortedKeys(raw, "", l.order) {
@@ -194,7 +199,7 @@ func (l *loader) collection(name string, v any) {
 	}
 	for _, id := range sortedKeys(entries, name+".", l.order) {
 		prefix := name + "." + id
-		if !idPattern.MatchString(id) {
+		if !validID(id) {
 			l.ds.add(prefix, "letters, digits, '_' and '-'", "entry id %q is not a plain name", id)
 			continue
 		}

@@ -49,9 +49,9 @@ func (c *Config) MCPServers() []MCPServer {
 	return out
 }
 
-// mcpToolName is what MCP allows in a tool name that Fluzo can offer as
+// mcpToolName is the alphabet MCP allows in a tool name that Fluzo can offer as
 // mcp__NAME__TOOL to an OpenAI-compatible model.
-var mcpToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+var mcpToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // headerName is an HTTP header field name (RFC 9110 token).
 var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
@@ -72,7 +72,7 @@ func checkMCPServers(c *Config, ds *diagnostics) {
 		}
 		for _, list := range []string{"tools", "deny_tools"} {
 			for _, t := range c.Strings(p + list) {
-				if !mcpToolName.MatchString(t) {
+				if len(t) > 64 || !mcpToolName.MatchString(t) {
 					ds.add(p+list, "MCP tool names (letters, digits, '_', '-', '.')", "%q is not a tool name Fluzo can offer", t)
 				}
 			}

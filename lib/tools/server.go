@@ -160,8 +160,15 @@ func (s *Server) Close() error {
 // ctx is cancelled; then it stops its owned process groups gracefully,
 // waits for in-flight requests to answer, and returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.removeTempLeftovers(ctx)
-	removeStaleTemps()
+	// Leftovers are removed beside the first requests, not before them:
+	// a live write holds its file's lock and is never touched, and every
+	// listing and baseline skips temporary names. Shutdown waits for it.
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.removeTempLeftovers(ctx)
+		removeStaleTemps()
+	}()
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
