@@ -62,6 +62,20 @@ func DecodeStrict(data []byte, v any) error {
 // summary, a tool call's arguments) would otherwise show the model escape
 // sequences instead of the code. Every encoding on the model path uses it.
 func MarshalVerbatim(v any) ([]byte, error) {
+	// Events are most of what is written (every line of --json output and
+	// of the port): they take the appender, which writes the same bytes.
+	switch e := v.(type) {
+	case Event:
+		if b, ok := e.AppendJSON(make([]byte, 0, 256+len(e.Data))); ok {
+			return b, nil
+		}
+	case *Event:
+		if e != nil {
+			if b, ok := e.AppendJSON(make([]byte, 0, 256+len(e.Data))); ok {
+				return b, nil
+			}
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

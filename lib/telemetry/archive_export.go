@@ -15,20 +15,33 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
-// resourceCache converts a resource once; every record repeats it.
+// resourceCache converts (and encodes) a resource once; every record
+// repeats it.
 type resourceCache struct {
 	mu  sync.Mutex
 	res *resource.Resource
 	m   map[string]any
+	enc []byte
 }
 
 func (c *resourceCache) get(r *resource.Resource) map[string]any {
+	m, _ := c.getEncoded(r)
+	return m
+}
+
+// getEncoded also returns the map's JSON, nil when it cannot be written
+// (the record's encoding then reports that).
+func (c *resourceCache) getEncoded(r *resource.Resource) (map[string]any, []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r != c.res {
+	if r != c.res || c.m == nil && c.enc == nil {
 		c.res, c.m = r, resourceMap(r)
+		c.enc = nil
+		if enc, ok := appendMap(nil, c.m, true); ok {
+			c.enc = enc
+		}
 	}
-	return c.m
+	return c.m, c.enc
 }
 
 // spanArchiver is an sdktrace.SpanExporter that serializes each span on
@@ -54,8 +67,9 @@ func (a *spanArchiver) spanRecord(s sdktrace.ReadOnlySpan) *Record {
 	sc := s.SpanContext()
 	start, end := s.StartTime().UTC(), s.EndTime().UTC()
 	dur := float64(end.Sub(start).Microseconds()) / 1000
+	res, resJSON := a.res.getEncoded(s.Resource())
 	r := &Record{
-		V: ArchiveVersion, Type: RecordSpan, TS: end, Resource: a.res.get(s.Resource()),
+		V: ArchiveVersion, Type: RecordSpan, TS: end, Resource: res, resourceJSON: resJSON,
 		Scope: scopeName(s.InstrumentationScope()), Trace: sc.TraceID().String(), Span: sc.SpanID().String(),
 		Name: s.Name(), Kind: strings.ToLower(s.SpanKind().String()), Start: &start, End: &end, DurationMS: &dur,
 		Status: statusName(s.Status().Code), StatusMsg: s.Status().Description, Attrs: attrMap(s.Attributes()),
@@ -197,8 +211,9 @@ func (a *logArchiver) Export(_ context.Context, records []sdklog.Record) error {
 }
 
 func (a *logArchiver) logRecord(r *sdklog.Record) *Record {
+	res, resJSON := a.res.getEncoded(r.Resource())
 	rec := &Record{
-		V: ArchiveVersion, Type: RecordLog, TS: r.Timestamp().UTC(), Resource: a.res.get(r.Resource()),
+		V: ArchiveVersion, Type: RecordLog, TS: r.Timestamp().UTC(), Resource: res, resourceJSON: resJSON,
 		Scope: r.InstrumentationScope().Name,
 		Log: &LogBody{Severity: r.SeverityText(), SeverityNumber: int(r.Severity()), Body: r.Body().AsInterface(),
 			Observed: r.ObservedTimestamp().UTC(), EventName: r.EventName()},

@@ -42,6 +42,10 @@ type Record struct {
 	Metric     *MetricBody  `json:"metric,omitempty"`
 	Log        *LogBody     `json:"log,omitempty"`
 	Dropped    *DroppedInfo `json:"dropped,omitempty"`
+
+	// resourceJSON is Resource already encoded (the resource cache's),
+	// which appendRecord writes instead of encoding the map again.
+	resourceJSON []byte
 }
 
 // SpanEvent is an event recorded on a span.
@@ -121,6 +125,9 @@ func scopeName(s instrumentation.Scope) string { return s.Name }
 
 // marshalLine serializes a record as one JSONL line.
 func marshalLine(r *Record) ([]byte, error) {
+	if b, ok := appendRecord(make([]byte, 0, 512), r); ok {
+		return append(b, '\n'), nil
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
