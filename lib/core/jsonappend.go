@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -146,4 +147,85 @@ func (e *Event) AppendJSON(dst []byte) ([]byte, bool) {
 		dst = buf.Bytes()
 	}
 	return append(dst, '}'), true
+}
+
+// AppendJSONValue appends v as json.Marshal writes it (HTML escaped, map
+// keys sorted) for the values events and telemetry attributes hold —
+// strings, bools, integers, floats, their slices and string-keyed maps of
+// them; anything else goes through json.Marshal. ok is carried through
+// and cleared when something cannot be written.
+func AppendJSONValue(dst []byte, v any, ok bool) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), ok
+	case string:
+		return AppendJSONString(dst, x, true), ok
+	case bool:
+		return strconv.AppendBool(dst, x), ok
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10), ok
+	case int64:
+		return strconv.AppendInt(dst, x, 10), ok
+	case float64:
+		return appendFloatOK(dst, x, ok)
+	case []string:
+		return appendJSONSlice(dst, x, ok, func(d []byte, s string, ok bool) ([]byte, bool) { return AppendJSONString(d, s, true), ok })
+	case []int64:
+		return appendJSONSlice(dst, x, ok, func(d []byte, n int64, ok bool) ([]byte, bool) { return strconv.AppendInt(d, n, 10), ok })
+	case []float64:
+		return appendJSONSlice(dst, x, ok, appendFloatOK)
+	case []bool:
+		return appendJSONSlice(dst, x, ok, func(d []byte, b bool, ok bool) ([]byte, bool) { return strconv.AppendBool(d, b), ok })
+	case []any:
+		return appendJSONSlice(dst, x, ok, AppendJSONValue)
+	case map[string]any:
+		return appendJSONMap(dst, x, ok)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return dst, false
+	}
+	return append(dst, b...), ok
+}
+
+func appendFloatOK(dst []byte, f float64, ok bool) ([]byte, bool) {
+	dst, good := AppendJSONFloat(dst, f)
+	return dst, ok && good
+}
+
+// appendJSONMap writes m with its keys sorted, as json.Marshal does.
+func appendJSONMap(dst []byte, m map[string]any, ok bool) ([]byte, bool) {
+	if m == nil {
+		return append(dst, "null"...), ok
+	}
+	var small [16]string
+	keys := small[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendJSONString(dst, k, true)
+		dst = append(dst, ':')
+		dst, ok = AppendJSONValue(dst, m[k], ok)
+	}
+	return append(dst, '}'), ok
+}
+
+func appendJSONSlice[T any](dst []byte, xs []T, ok bool, one func([]byte, T, bool) ([]byte, bool)) ([]byte, bool) {
+	if xs == nil {
+		return append(dst, "null"...), ok
+	}
+	dst = append(dst, '[')
+	for i, x := range xs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst, ok = one(dst, x, ok)
+	}
+	return append(dst, ']'), ok
 }

@@ -124,3 +124,70 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+type namedCode string
+
+type plainStruct struct {
+	A string `json:"a"`
+	B *int   `json:"b,omitempty"`
+}
+
+func randomValue(r *rand.Rand, depth int) any {
+	n := 14
+	if depth > 2 {
+		n = 8
+	}
+	switch r.IntN(n) {
+	case 0:
+		return nil
+	case 1:
+		return randomString(r)
+	case 2:
+		return r.IntN(2) == 0
+	case 3:
+		return r.IntN(1000) - 500
+	case 4:
+		return r.Int64() - r.Int64()
+	case 5:
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(50)-25))
+	case 6:
+		return namedCode(randomString(r))
+	case 7:
+		return plainStruct{A: randomString(r)}
+	case 8:
+		return []string{randomString(r), randomString(r)}
+	case 9:
+		return []int64{r.Int64(), 0}
+	case 10:
+		return []float64{r.Float64(), 1e22}
+	case 11:
+		return []bool{true}
+	case 12:
+		xs := []any{}
+		for i := r.IntN(3); i > 0; i-- {
+			xs = append(xs, randomValue(r, depth+1))
+		}
+		return xs
+	default:
+		m := map[string]any{}
+		for i := r.IntN(5); i > 0; i-- {
+			m[randomString(r)] = randomValue(r, depth+1)
+		}
+		return m
+	}
+}
+
+func TestAppendJSONValueMatchesJSONMarshal(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 5000; i++ {
+		v := randomValue(r, 0)
+		want, err := json.Marshal(v)
+		got, ok := AppendJSONValue(nil, v, true)
+		if ok != (err == nil) || (ok && !bytes.Equal(got, want)) {
+			t.Fatalf("value %d %#v (ok %v):\n got %s\nwant %s (%v)", i, v, ok, got, want, err)
+		}
+	}
+	if _, ok := AppendJSONValue(nil, map[string]any{"x": []float64{math.Inf(1)}}, true); ok {
+		t.Fatal("an infinity was written")
+	}
+}

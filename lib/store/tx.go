@@ -235,9 +235,15 @@ func (tx *Tx) event(ev core.Event, v any) (core.Event, error) {
 	if core.IsLive(ev.Type) || ev.Type == "" || v == nil {
 		return tx.Append(ev) // refusals and caller-built data are checked there
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
+	// Event data is mostly maps of plain values: the appender writes
+	// json.Marshal's bytes without reflection; anything it cannot write
+	// goes to json.Marshal for its error.
+	b, ok := core.AppendJSONValue(make([]byte, 0, 256), v, true)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return ev, core.Wrap(err, core.CodeInternal, "cannot encode event data for "+ev.Type)
+		}
 	}
 	ev.Data = b
 	return tx.appendCompact(ev)

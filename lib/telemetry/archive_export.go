@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/core"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
@@ -37,7 +38,7 @@ func (c *resourceCache) getEncoded(r *resource.Resource) (map[string]any, []byte
 	if r != c.res || c.m == nil && c.enc == nil {
 		c.res, c.m = r, resourceMap(r)
 		c.enc = nil
-		if enc, ok := appendMap(nil, c.m, true); ok {
+		if enc, ok := core.AppendJSONValue(nil, c.m, true); ok {
 			c.enc = enc
 		}
 	}

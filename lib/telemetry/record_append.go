@@ -1,8 +1,6 @@
 package telemetry
 
 import (
-	"encoding/json"
-	"sort"
 	"strconv"
 	"time"
 
@@ -32,14 +30,14 @@ func appendRecord(dst []byte, r *Record) ([]byte, bool) {
 	if r.resourceJSON != nil {
 		dst = append(dst, r.resourceJSON...)
 	} else {
-		dst, ok = appendMap(dst, r.Resource, ok)
+		dst, ok = core.AppendJSONValue(dst, r.Resource, ok)
 	}
 	dst = appendOmit(dst, `,"scope":`, r.Scope)
 	dst = appendOmit(dst, `,"trace":`, r.Trace)
 	dst = appendOmit(dst, `,"span":`, r.Span)
 	if len(r.Attrs) > 0 {
 		dst = append(dst, `,"attrs":`...)
-		dst, ok = appendMap(dst, r.Attrs, ok)
+		dst, ok = core.AppendJSONValue(dst, r.Attrs, ok)
 	}
 	dst = appendOmit(dst, `,"parent":`, r.Parent)
 	dst = appendOmit(dst, `,"name":`, r.Name)
@@ -69,7 +67,7 @@ func appendRecord(dst []byte, r *Record) ([]byte, bool) {
 			dst, ok = appendTime(dst, e.TS, ok)
 			if len(e.Attrs) > 0 {
 				dst = append(dst, `,"attrs":`...)
-				dst, ok = appendMap(dst, e.Attrs, ok)
+				dst, ok = core.AppendJSONValue(dst, e.Attrs, ok)
 			}
 			dst = append(dst, '}')
 		}
@@ -85,7 +83,7 @@ func appendRecord(dst []byte, r *Record) ([]byte, bool) {
 			dst = appendKeyString(dst, `,"span":`, l.Span)
 			if len(l.Attrs) > 0 {
 				dst = append(dst, `,"attrs":`...)
-				dst, ok = appendMap(dst, l.Attrs, ok)
+				dst, ok = core.AppendJSONValue(dst, l.Attrs, ok)
 			}
 			dst = append(dst, '}')
 		}
@@ -97,7 +95,7 @@ func appendRecord(dst []byte, r *Record) ([]byte, bool) {
 		dst = strconv.AppendInt(dst, int64(r.Log.SeverityNumber), 10)
 		if r.Log.Body != nil {
 			dst = append(dst, `,"body":`...)
-			dst, ok = appendValue(dst, r.Log.Body, ok)
+			dst, ok = core.AppendJSONValue(dst, r.Log.Body, ok)
 		}
 		dst = append(dst, `,"observed":`...)
 		dst, ok = appendTime(dst, r.Log.Observed, ok)
@@ -148,73 +146,3 @@ func appendFloat(dst []byte, f float64, ok bool) ([]byte, bool) {
 	return dst, ok && good
 }
 
-// appendMap writes m with its keys sorted, as json.Marshal does.
-func appendMap(dst []byte, m map[string]any, ok bool) ([]byte, bool) {
-	if m == nil {
-		return append(dst, "null"...), ok
-	}
-	var small [16]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	dst = append(dst, '{')
-	for i, k := range keys {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = core.AppendJSONString(dst, k, true)
-		dst = append(dst, ':')
-		dst, ok = appendValue(dst, m[k], ok)
-	}
-	return append(dst, '}'), ok
-}
-
-// appendValue writes the values attribute.Value.AsInterface returns; any
-// other type goes through json.Marshal.
-func appendValue(dst []byte, v any, ok bool) ([]byte, bool) {
-	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...), ok
-	case string:
-		return core.AppendJSONString(dst, x, true), ok
-	case bool:
-		return strconv.AppendBool(dst, x), ok
-	case int64:
-		return strconv.AppendInt(dst, x, 10), ok
-	case int:
-		return strconv.AppendInt(dst, int64(x), 10), ok
-	case float64:
-		return appendFloat(dst, x, ok)
-	case []string:
-		return appendSlice(dst, x, ok, func(d []byte, s string, ok bool) ([]byte, bool) { return core.AppendJSONString(d, s, true), ok })
-	case []int64:
-		return appendSlice(dst, x, ok, func(d []byte, n int64, ok bool) ([]byte, bool) { return strconv.AppendInt(d, n, 10), ok })
-	case []float64:
-		return appendSlice(dst, x, ok, appendFloat)
-	case []bool:
-		return appendSlice(dst, x, ok, func(d []byte, b bool, ok bool) ([]byte, bool) { return strconv.AppendBool(d, b), ok })
-	case map[string]any:
-		return appendMap(dst, x, ok)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return dst, false
-	}
-	return append(dst, b...), ok
-}
-
-func appendSlice[T any](dst []byte, xs []T, ok bool, one func([]byte, T, bool) ([]byte, bool)) ([]byte, bool) {
-	if xs == nil {
-		return append(dst, "null"...), ok
-	}
-	dst = append(dst, '[')
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst, ok = one(dst, x, ok)
-	}
-	return append(dst, ']'), ok
-}
