@@ -145,4 +145,3 @@ func appendFloat(dst []byte, f float64, ok bool) ([]byte, bool) {
 	dst, good := core.AppendJSONFloat(dst, f)
 	return dst, ok && good
 }
-
