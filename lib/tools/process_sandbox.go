@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
@@ -91,12 +92,20 @@ func lockDir(dir string, how int) (*os.File, error) {
 	return f, nil
 }
 
+// staleTempAge is how old an unlocked private temporary directory must be
+// to be removed: a server creates its directory and then locks it, and a
+// directory between the two is young, not abandoned.
+const staleTempAge = time.Minute
+
 // removeStaleTemps deletes the private temporary directories of servers
-// that died without cleaning up (their lock is free); a live server's
-// directory stays.
+// that died without cleaning up (their lock is free, and they are older
+// than staleTempAge); a live server's directory stays.
 func removeStaleTemps() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < staleTempAge {
+			continue
+		}
 		f, err := lockDir(d, unix.LOCK_EX)
 		if err != nil {
 			continue

@@ -113,3 +113,35 @@ func TestFingerprintOfASwappedFileIsNotReadThroughTheLink(t *testing.T) {
 		return b.String()
 	})
 }
+
+// A server creates its private temporary directory and only then locks
+// it; another server's (or its own) cleanup in between must not take the
+// directory away. Abandoned ones (lock free, older than staleTempAge) go.
+func TestStaleTempCleanupLeavesADirectoryBeingCreated(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	fresh := filepath.Join(os.TempDir(), tempPrefix+"fresh")
+	old := filepath.Join(os.TempDir(), tempPrefix+"old")
+	held := filepath.Join(os.TempDir(), tempPrefix+"held")
+	for _, d := range []string{fresh, old, held} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * staleTempAge)
+	for _, d := range []string{old, held} {
+		if err := os.Chtimes(d, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock, err := lockDir(held, unix.LOCK_EX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	removeStaleTemps()
+	for d, want := range map[string]bool{fresh: true, old: false, held: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(d), err == nil, want)
+		}
+	}
+}
