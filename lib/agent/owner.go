@@ -77,7 +77,7 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	markPhase("T.resolved")
+	markPhase("workspace_resolved")
 	cfg, err := config.Open(config.Options{Workspace: ws.Root, File: o.ConfigFile, Overrides: o.Overrides})
 	if err != nil {
 		return nil, err
@@ -86,11 +86,10 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	markPhase("T.config_consent")
 	if err := store.EnsureDrive(ctx, ws); err != nil {
 		return nil, err
 	}
-	markPhase("T.drive")
+	markPhase("drive_ready")
 	// One writing owner per workspace across processes (flock); a second
 	// one gets workspace_busy and touches nothing.
 	own, err := admit.AcquireOwner(ws.Drive(), admit.OwnerOptions{Socket: control.SocketPath(ws.Root)})
@@ -98,13 +97,12 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 		return nil, err
 	}
 	// EnsureDrive above confirmed the drive's exclusion.
-	markPhase("T.acquired")
 	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
 		own.Release()
 		return nil, err
 	}
-	markPhase("T.store_open")
+	markPhase("store_open")
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
 		lock: own.LockFile(), settings: settingsState{ws: ws, opts: o, base: cfg}}
 	// Closers run newest first: strays of any tool tree are ended before
@@ -121,7 +119,6 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	} else if ok {
 		w.send(ev)
 	}
-	markPhase("T.recovered_audited")
 	if w.Recovery.Changed() {
 		for _, ev := range recoveredEvents(ctx, st, w.Recovery) {
 			w.send(ev)
@@ -303,7 +300,6 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	markPhase("T.runner")
 	root, undo, err := w.taskRoot(ctx, t)
 	if err != nil {
 		return nil, nil, err
@@ -315,7 +311,6 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	}
 	// The backend is started first: the baseline is its tree's, read
 	// through its queries like every other workspace read.
-	markPhase("T.readable")
 	spec, err := w.taskBackend(root, readable, t.inWorktree)
 	if err != nil {
 		undo()
