@@ -163,15 +163,18 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	// Leftovers are removed beside the first requests, not before them:
 	// a live write holds its file's lock and is never touched, and every
 	// listing and baseline skips temporary names. Shutdown waits for it.
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.removeTempLeftovers(ctx)
-		removeStaleTemps()
-	}()
 	s.out = core.NewVerbatimEncoder(out)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Its git environment is read now: hello may reconfigure the server
+	// while it runs.
+	env := s.childEnvOrBaseline()
+	s.wg.Add(1)
+	go func(ctx context.Context) {
+		defer s.wg.Done()
+		s.removeTempLeftovers(ctx, env)
+		removeStaleTemps()
+	}(ctx)
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -219,8 +222,8 @@ loop:
 // removeTempLeftovers deletes the temporary files of writes interrupted
 // by an earlier crash (any server's: a live write holds its file's lock
 // and is left alone), so git status and the user no longer see them.
-func (s *Server) removeTempLeftovers(ctx context.Context) {
-	for _, rel := range discover.Temps(ctx, s.root, s.childEnvOrBaseline()) {
+func (s *Server) removeTempLeftovers(ctx context.Context, env []string) {
+	for _, rel := range discover.Temps(ctx, s.root, env) {
 		s.root.RemoveTemp(rel)
 	}
 }
