@@ -167,3 +167,22 @@ func TestASecondRuntimeSessionOnTheSameRootIsBusy(t *testing.T) {
 		t.Fatalf("the second session was refused after the first closed: %v", err)
 	}
 }
+
+// AGENTS.md files are found wherever git would show them — tracked at any
+// depth, or untracked and not ignored — and nothing else named alike.
+func TestAgentsMDFoundAtEveryDepthTrackedOrNot(t *testing.T) {
+	c, dir := newRepoClient(t, map[string]string{"AGENTS.md": "top\n", "deep/a/b/AGENTS.md": "deep\n", ".gitignore": "ignored/\n",
+		"agents.md": "lower\n", "x/XAGENTS.md": "x\n", "x/AGENTS.md.bak": "bak\n"})
+	writeFiles(t, dir, map[string]string{"sub/AGENTS.md": "untracked\n", "ignored/AGENTS.md": "ignored\n"})
+	var md AgentsMD
+	if err := c.Query(context.Background(), QueryAgentsMD, nil, &md); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range md.Files {
+		got = append(got, f.Path)
+	}
+	if want := "AGENTS.md sub/AGENTS.md deep/a/b/AGENTS.md"; strings.Join(got, " ") != want {
+		t.Fatalf("found %v, want %s", got, want)
+	}
+}

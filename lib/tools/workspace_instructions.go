@@ -37,7 +37,9 @@ type AgentsMD struct {
 // or untracked and not ignored), outermost first, so that nested files —
 // which refine their subtree — come after the ones they refine.
 func discoverInstructions(ctx context.Context, r *confine.Root, env []string) ([]InstructionFile, error) {
-	out, err := gitx.Output(ctx, r.Dir(), env, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+	// The pathspec has git send only AGENTS.md files, not the whole
+	// tree's listing; the name is still checked below.
+	out, err := gitx.Output(ctx, r.Dir(), env, "ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", "AGENTS.md", ":(glob)**/AGENTS.md")
 	if err != nil {
 		return nil, err
 	}
