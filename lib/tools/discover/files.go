@@ -37,7 +37,10 @@ func Files(ctx context.Context, root *confine.Root, env []string) (files []strin
 // listing like Files' would show: the leftovers of interrupted writes
 // that git status or a directory listing would otherwise see.
 func Temps(ctx context.Context, root *confine.Root, env []string) []string {
-	files, _ := listed(ctx, root, env)
+	// Only temporary names are asked of git: every server start runs this,
+	// and the whole tree's listing would be read (and each name checked
+	// beneath the root) to keep a handful.
+	files, _ := listed(ctx, root, env, ":(glob)**/"+confine.TempPrefix+"*")
 	var out []string
 	for _, f := range files {
 		if confine.IsTemp(f) && !Protected(f) {
@@ -47,8 +50,10 @@ func Temps(ctx context.Context, root *confine.Root, env []string) []string {
 	return out
 }
 
-func listed(ctx context.Context, root *confine.Root, env []string) ([]string, bool) {
-	if list, ok := gitFiles(ctx, root.Dir(), env); ok {
+// listed is Files' listing; pathspecs, when given, narrow git's (a walk
+// outside a repository lists everything, which callers filter anyway).
+func listed(ctx context.Context, root *confine.Root, env []string, pathspecs ...string) ([]string, bool) {
+	if list, ok := gitFiles(ctx, root.Dir(), env, pathspecs); ok {
 		// git walks by path and follows a directory swapped for a symlink
 		// mid-walk: only names that exist beneath the root are kept.
 		return root.Present(list), true
@@ -56,8 +61,12 @@ func listed(ctx context.Context, root *confine.Root, env []string) ([]string, bo
 	return walk(root)
 }
 
-func gitFiles(ctx context.Context, dir string, env []string) ([]string, bool) {
-	out, err := gitx.Output(ctx, dir, env, "ls-files", "-co", "--exclude-standard", "-z")
+func gitFiles(ctx context.Context, dir string, env []string, pathspecs []string) ([]string, bool) {
+	args := []string{"ls-files", "-co", "--exclude-standard", "-z"}
+	if len(pathspecs) > 0 {
+		args = append(append(args, "--"), pathspecs...)
+	}
+	out, err := gitx.Output(ctx, dir, env, args...)
 	if err != nil {
 		return nil, false
 	}
