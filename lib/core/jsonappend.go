@@ -155,11 +155,19 @@ func (e *Event) AppendJSON(dst []byte) ([]byte, bool) {
 // them; anything else goes through json.Marshal. ok is carried through
 // and cleared when something cannot be written.
 func AppendJSONValue(dst []byte, v any, ok bool) ([]byte, bool) {
+	return jsonValues{escapeHTML: true}.append(dst, v, ok)
+}
+
+// jsonValues writes values with json.Marshal's HTML escaping or, off,
+// as MarshalVerbatim does.
+type jsonValues struct{ escapeHTML bool }
+
+func (w jsonValues) append(dst []byte, v any, ok bool) ([]byte, bool) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), ok
 	case string:
-		return AppendJSONString(dst, x, true), ok
+		return AppendJSONString(dst, x, w.escapeHTML), ok
 	case bool:
 		return strconv.AppendBool(dst, x), ok
 	case int:
@@ -169,7 +177,7 @@ func AppendJSONValue(dst []byte, v any, ok bool) ([]byte, bool) {
 	case float64:
 		return appendFloatOK(dst, x, ok)
 	case []string:
-		return appendJSONSlice(dst, x, ok, func(d []byte, s string, ok bool) ([]byte, bool) { return AppendJSONString(d, s, true), ok })
+		return appendJSONSlice(dst, x, ok, func(d []byte, s string, ok bool) ([]byte, bool) { return AppendJSONString(d, s, w.escapeHTML), ok })
 	case []int64:
 		return appendJSONSlice(dst, x, ok, func(d []byte, n int64, ok bool) ([]byte, bool) { return strconv.AppendInt(d, n, 10), ok })
 	case []float64:
@@ -177,15 +185,22 @@ func AppendJSONValue(dst []byte, v any, ok bool) ([]byte, bool) {
 	case []bool:
 		return appendJSONSlice(dst, x, ok, func(d []byte, b bool, ok bool) ([]byte, bool) { return strconv.AppendBool(d, b), ok })
 	case []any:
-		return appendJSONSlice(dst, x, ok, AppendJSONValue)
+		return appendJSONSlice(dst, x, ok, w.append)
 	case map[string]any:
-		return appendJSONMap(dst, x, ok)
+		return w.appendMap(dst, x, ok)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	return w.slow(dst, v, ok)
+}
+
+// slow encodes a value of any other type with encoding/json itself.
+func (w jsonValues) slow(dst []byte, v any, ok bool) ([]byte, bool) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(w.escapeHTML)
+	if enc.Encode(v) != nil {
 		return dst, false
 	}
-	return append(dst, b...), ok
+	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), ok
 }
 
 func appendFloatOK(dst []byte, f float64, ok bool) ([]byte, bool) {
@@ -193,8 +208,8 @@ func appendFloatOK(dst []byte, f float64, ok bool) ([]byte, bool) {
 	return dst, ok && good
 }
 
-// appendJSONMap writes m with its keys sorted, as json.Marshal does.
-func appendJSONMap(dst []byte, m map[string]any, ok bool) ([]byte, bool) {
+// appendMap writes m with its keys sorted, as json.Marshal does.
+func (w jsonValues) appendMap(dst []byte, m map[string]any, ok bool) ([]byte, bool) {
 	if m == nil {
 		return append(dst, "null"...), ok
 	}
@@ -209,9 +224,9 @@ func appendJSONMap(dst []byte, m map[string]any, ok bool) ([]byte, bool) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendJSONString(dst, k, true)
+		dst = AppendJSONString(dst, k, w.escapeHTML)
 		dst = append(dst, ':')
-		dst, ok = AppendJSONValue(dst, m[k], ok)
+		dst, ok = w.append(dst, m[k], ok)
 	}
 	return append(dst, '}'), ok
 }

@@ -187,6 +187,17 @@ func TestAppendJSONValueMatchesJSONMarshal(t *testing.T) {
 			t.Fatalf("value %d %#v (ok %v):\n got %s\nwant %s (%v)", i, v, ok, got, want, err)
 		}
 	}
+	for i := 0; i < 3000; i++ {
+		m := map[string]any{"v": 1, "type": "live.delta", "text": randomValue(r, 1), randomString(r): randomValue(r, 0)}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(m)
+		got, gerr := MarshalVerbatim(m)
+		if (err == nil) != (gerr == nil) || (err == nil && !bytes.Equal(got, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))) {
+			t.Fatalf("verbatim map %d:\n got %s (%v)\nwant %s (%v)", i, got, gerr, buf.Bytes(), err)
+		}
+	}
 	if _, ok := AppendJSONValue(nil, map[string]any{"x": []float64{math.Inf(1)}}, true); ok {
 		t.Fatal("an infinity was written")
 	}

@@ -75,6 +75,10 @@ func MarshalVerbatim(v any) ([]byte, error) {
 				return b, nil
 			}
 		}
+	case map[string]any: // live records (live.delta)
+		if b, ok := (jsonValues{}).appendMap(make([]byte, 0, 128), e, true); ok {
+			return b, nil
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
