@@ -1,11 +1,11 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
@@ -65,18 +65,38 @@ const tempPrefix = "fluzo-tool-tmp-"
 // holds a lock on it for its lifetime, so a later server can tell the
 // directory of one that was killed (lock free) from a live one's.
 func (s *Server) privateTemp() (string, error) {
-	s.tmpOnce.Do(func() {
-		s.tmpDir, s.tmpErr = os.MkdirTemp("", tempPrefix)
-		if s.tmpErr != nil {
-			return
-		}
-		s.tmpLock, s.tmpErr = lockDir(s.tmpDir, unix.LOCK_EX)
-	})
+	s.tmpOnce.Do(func() { s.tmpDir, s.tmpLock, s.tmpErr = newLockedTemp() })
 	if s.tmpErr != nil {
 		return "", core.Wrap(s.tmpErr, core.CodeFailed, "cannot create the commands' private temporary directory").
 			WithHint("check that $TMPDIR (or /tmp) exists and is writable")
 	}
 	return s.tmpDir, nil
+}
+
+// newLockedTemp creates a private temporary directory and locks it. A
+// directory is unlocked between its creation and its lock, and another
+// server's cleanup (removeStaleTemps) may take it away then: the lock
+// then fails, or lands on a directory no longer at its path. Either way
+// a new one is made.
+func newLockedTemp() (string, *os.File, error) {
+	var err error
+	for range 8 {
+		var dir string
+		if dir, err = os.MkdirTemp("", tempPrefix); err != nil {
+			return "", nil, err
+		}
+		var f *os.File
+		if f, err = lockDir(dir, unix.LOCK_EX); err != nil {
+			continue
+		}
+		held, _ := f.Stat()
+		if now, serr := os.Lstat(dir); serr == nil && held != nil && os.SameFile(held, now) {
+			return dir, f, nil
+		}
+		f.Close()
+		err = fmt.Errorf("%s was removed as it was created", dir)
+	}
+	return "", nil, err
 }
 
 // lockDir opens dir and takes a non-blocking flock on it.
@@ -92,20 +112,12 @@ func lockDir(dir string, how int) (*os.File, error) {
 	return f, nil
 }
 
-// staleTempAge is how old an unlocked private temporary directory must be
-// to be removed: a server creates its directory and then locks it, and a
-// directory between the two is young, not abandoned.
-const staleTempAge = time.Minute
-
 // removeStaleTemps deletes the private temporary directories of servers
-// that died without cleaning up (their lock is free, and they are older
-// than staleTempAge); a live server's directory stays.
+// that died without cleaning up (their lock is free); a live server's
+// directory stays, and one being created is made again (newLockedTemp).
 func removeStaleTemps() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	for _, d := range dirs {
-		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < staleTempAge {
-			continue
-		}
 		f, err := lockDir(d, unix.LOCK_EX)
 		if err != nil {
 			continue

@@ -114,34 +114,49 @@ func TestFingerprintOfASwappedFileIsNotReadThroughTheLink(t *testing.T) {
 	})
 }
 
-// A server creates its private temporary directory and only then locks
-// it; another server's (or its own) cleanup in between must not take the
-// directory away. Abandoned ones (lock free, older than staleTempAge) go.
-func TestStaleTempCleanupLeavesADirectoryBeingCreated(t *testing.T) {
+// A server creates its private temporary directory and then locks it;
+// another server's cleanup in between takes it away. Each directory
+// newLockedTemp returns must exist at its path and be locked, however the
+// two interleave; abandoned directories (lock free) are still removed.
+func TestNewLockedTempSurvivesConcurrentCleanups(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	fresh := filepath.Join(os.TempDir(), tempPrefix+"fresh")
-	old := filepath.Join(os.TempDir(), tempPrefix+"old")
-	held := filepath.Join(os.TempDir(), tempPrefix+"held")
-	for _, d := range []string{fresh, old, held} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	long := time.Now().Add(-2 * staleTempAge)
-	for _, d := range []string{old, held} {
-		if err := os.Chtimes(d, long, long); err != nil {
-			t.Fatal(err)
-		}
-	}
-	lock, err := lockDir(held, unix.LOCK_EX)
-	if err != nil {
+	abandoned := filepath.Join(os.TempDir(), tempPrefix+"abandoned")
+	if err := os.Mkdir(abandoned, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	defer lock.Close()
 	removeStaleTemps()
-	for d, want := range map[string]bool{fresh: true, old: false, held: true} {
-		if _, err := os.Stat(d); (err == nil) != want {
-			t.Errorf("%s exists = %v, want %v", filepath.Base(d), err == nil, want)
+	if _, err := os.Stat(abandoned); err == nil {
+		t.Fatal("an abandoned directory was kept")
+	}
+	stop := make(chan struct{})
+	var cleaned atomic.Int64
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				removeStaleTemps()
+				cleaned.Add(1)
+			}
 		}
+	}()
+	defer close(stop)
+	for i := 0; i < 1500; i++ {
+		dir, lock, err := newLockedTemp()
+		if err != nil {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("attempt %d: the directory returned is gone: %v", i, err)
+		}
+		if _, err := lockDir(dir, unix.LOCK_EX); err == nil {
+			t.Fatalf("attempt %d: the directory returned is not locked", i)
+		}
+		lock.Close()
+		os.Remove(dir)
+	}
+	if cleaned.Load() == 0 {
+		t.Fatal("the cleanup never ran")
 	}
 }
