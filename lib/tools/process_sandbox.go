@@ -1,11 +1,11 @@
 package tools
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
@@ -73,28 +73,39 @@ func (s *Server) privateTemp() (string, error) {
 	return s.tmpDir, nil
 }
 
-// newLockedTemp creates a private temporary directory and locks it. A
-// directory is unlocked between its creation and its lock, and another
-// server's cleanup (removeStaleTemps) may take it away then: the lock
-// then fails, or lands on a directory no longer at its path. Either way
-// a new one is made.
+// creatingPrefix names a private temporary directory between its creation
+// and its lock: removeStaleTemps leaves such a name alone unless it is
+// older than abandonedCreation (a server killed right there).
+const (
+	creatingPrefix    = "fluzo-tool-new-"
+	abandonedCreation = time.Minute
+)
+
+// newLockedTemp creates a private temporary directory and locks it. It is
+// created under a name the cleanup of other servers does not take, locked,
+// and only then renamed to its final name (the lock belongs to the open
+// directory and moves with it), so no cleanup can remove it in between.
 func newLockedTemp() (string, *os.File, error) {
 	var err error
-	for range 8 {
+	for range 4 {
 		var dir string
-		if dir, err = os.MkdirTemp("", tempPrefix); err != nil {
+		if dir, err = os.MkdirTemp("", creatingPrefix); err != nil {
 			return "", nil, err
 		}
 		var f *os.File
 		if f, err = lockDir(dir, unix.LOCK_EX); err != nil {
-			continue
+			os.Remove(dir)
+			return "", nil, err
 		}
-		held, _ := f.Stat()
-		if now, serr := os.Lstat(dir); serr == nil && held != nil && os.SameFile(held, now) {
-			return dir, f, nil
+		final := filepath.Join(filepath.Dir(dir), tempPrefix+strings.TrimPrefix(filepath.Base(dir), creatingPrefix))
+		if err = unix.Renameat2(unix.AT_FDCWD, dir, unix.AT_FDCWD, final, unix.RENAME_NOREPLACE); err == nil {
+			return final, f, nil
 		}
 		f.Close()
-		err = fmt.Errorf("%s was removed as it was created", dir)
+		os.Remove(dir)
+		if err != unix.EEXIST {
+			return "", nil, &os.LinkError{Op: "rename", Old: dir, New: final, Err: err}
+		}
 	}
 	return "", nil, err
 }
@@ -114,9 +125,15 @@ func lockDir(dir string, how int) (*os.File, error) {
 
 // removeStaleTemps deletes the private temporary directories of servers
 // that died without cleaning up (their lock is free); a live server's
-// directory stays, and one being created is made again (newLockedTemp).
+// directory stays, and so does one being created (newLockedTemp).
 func removeStaleTemps() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	creating, _ := filepath.Glob(filepath.Join(os.TempDir(), creatingPrefix+"*"))
+	for _, d := range creating {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > abandonedCreation {
+			dirs = append(dirs, d)
+		}
+	}
 	for _, d := range dirs {
 		f, err := lockDir(d, unix.LOCK_EX)
 		if err != nil {

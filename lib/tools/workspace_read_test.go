@@ -121,13 +121,24 @@ func TestFingerprintOfASwappedFileIsNotReadThroughTheLink(t *testing.T) {
 func TestNewLockedTempSurvivesConcurrentCleanups(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	abandoned := filepath.Join(os.TempDir(), tempPrefix+"abandoned")
-	if err := os.Mkdir(abandoned, 0o700); err != nil {
+	killedCreating := filepath.Join(os.TempDir(), creatingPrefix+"killed")
+	creating := filepath.Join(os.TempDir(), creatingPrefix+"now")
+	for _, d := range []string{abandoned, killedCreating, creating} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * abandonedCreation)
+	if err := os.Chtimes(killedCreating, long, long); err != nil {
 		t.Fatal(err)
 	}
 	removeStaleTemps()
-	if _, err := os.Stat(abandoned); err == nil {
-		t.Fatal("an abandoned directory was kept")
+	for d, want := range map[string]bool{abandoned: false, killedCreating: false, creating: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(d), err == nil, want)
+		}
 	}
+	os.Remove(creating)
 	stop := make(chan struct{})
 	var cleaned atomic.Int64
 	go func() {
