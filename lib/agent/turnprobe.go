@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -159,8 +161,39 @@ func (p *turnProbe) close() {
 	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	anon, file := residentNow()
 	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
+		"rss_anon_kib": anon, "rss_file_kib": file,
 		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0), "phases": phasesSoFar()})
 	p.f.Write(append(line, '\n'))
 	p.f.Close()
+}
+
+// residentNow reads the process's resident memory split into anonymous
+// (what it allocated) and file-backed (mostly its own binary's pages,
+// which the kernel maps a whole page-cache folio at a time), in KiB; -1
+// when /proc does not say.
+func residentNow() (anon, file int64) {
+	anon, file = -1, -1
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return anon, file
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "RssAnon":
+			anon = n
+		case "RssFile":
+			file = n
+		}
+	}
+	return anon, file
 }
