@@ -37,6 +37,7 @@ func TestNoInProcessWorkspaceReadRemains(t *testing.T) {
 		"owner_config.go:os.OpenFile": "rewrites the owner's configuration file",
 		// A benchmark's own output file, named by an environment variable.
 		"turnprobe.go:os.OpenFile": "writes the bench turn log",
+		"turnprobe.go:os.ReadFile": "reads the process's own /proc/self/status for the bench",
 	}
 	files, _ := filepath.Glob("*.go")
 	scanned := 0
