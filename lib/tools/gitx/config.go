@@ -27,6 +27,14 @@ func configKeys(ctx context.Context, dir string, env []string) ([]string, error)
 	if keys, ok := cachedConfigKeys(dir, env); ok {
 		return keys, nil
 	}
+	// One listing at a time per directory and environment: a caller that
+	// waited for another's finds it kept (checked against the files now)
+	// rather than listing the same files again beside it.
+	unlock := lockListing(dir, env)
+	defer unlock()
+	if keys, ok := cachedConfigKeys(dir, env); ok {
+		return keys, nil
+	}
 	before := time.Now()
 	res, err := run(ctx, Command{Argv: listArgv(dir), Env: env})
 	if err != nil {

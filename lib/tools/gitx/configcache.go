@@ -20,11 +20,27 @@ import (
 // any granularity (Linux's coarse clock ticks at most every 10 ms).
 var racyWindow = time.Second
 
-// keyCache holds one listing per directory and environment.
+// keyCache holds one listing per directory and environment, and the lock
+// that lets only one listing of them run at a time.
 var keyCache = struct {
 	sync.Mutex
-	m map[string]cachedKeys
-}{m: map[string]cachedKeys{}}
+	m       map[string]cachedKeys
+	listing map[string]*sync.Mutex
+}{m: map[string]cachedKeys{}, listing: map[string]*sync.Mutex{}}
+
+// lockListing takes the listing lock of dir and env; the caller unlocks.
+func lockListing(dir string, env []string) (unlock func()) {
+	key := cacheKey(dir, env)
+	keyCache.Lock()
+	mu := keyCache.listing[key]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		keyCache.listing[key] = mu
+	}
+	keyCache.Unlock()
+	mu.Lock()
+	return mu.Unlock
+}
 
 type cachedKeys struct {
 	keys  []string

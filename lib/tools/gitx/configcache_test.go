@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -143,5 +144,26 @@ func TestAFreshlyWrittenConfigIsNotReused(t *testing.T) {
 	prepared(t, repo, baseline)
 	if n := listings(); n != 2 {
 		t.Fatalf("%d listings of a configuration written just now, want 2", n)
+	}
+}
+
+// Commands started together (the backend's cleanup and its hello) list
+// the configuration once between them.
+func TestConcurrentCommandsListOnce(t *testing.T) {
+	listings := countingGit(t)
+	repo, _, baseline := settledRepo(t)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := Prepare(t.Context(), repo, baseline, "status"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := listings(); n != 1 {
+		t.Fatalf("%d listings for eight commands started together, want 1", n)
 	}
 }
