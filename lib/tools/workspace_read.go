@@ -107,10 +107,19 @@ type GitState struct {
 // --branch" (runtime state in .fluzodrive left out).
 func gitState(ctx context.Context, dir string, env []string) (GitState, error) {
 	var st GitState
+	// HEAD and the branch are read beside the status, not after it.
+	type head struct{ commit, branch string }
+	heads := make(chan head, 1)
+	go func() {
+		_, commit, branch := headOf(ctx, dir, env, false)
+		heads <- head{commit, branch}
+	}()
 	out, err := gitx.Output(ctx, dir, env, "status", "--porcelain=v1", "--branch", "--untracked-files=all")
+	h := <-heads
 	if err != nil {
 		return st, err
 	}
+	st.Head, st.Branch = h.commit, h.branch
 	st.Status = []string{}
 	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		if strings.HasPrefix(l, "?? .fluzodrive/") {
@@ -121,7 +130,6 @@ func gitState(ctx context.Context, dir string, env []string) (GitState, error) {
 			st.Status = append(st.Status, l)
 		}
 	}
-	_, st.Head, st.Branch = headOf(ctx, dir, env, false)
 	return st, nil
 }
 

@@ -52,12 +52,19 @@ type Snapshot struct {
 // are fingerprinted through the confined root, so protected or escaping
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
+	// HEAD is read beside the status, not after it: two git processes
+	// on the way to a run's first request.
+	heads := make(chan []byte, 1)
+	go func() {
+		head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
+		heads <- head
+	}()
 	status, err := gitx.Output(ctx, root.Dir(), baseEnv, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+	head := <-heads
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
 	}
-	head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
 	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{},
 		Protected: sandbox.CaptureProtected(root.Dir())}
 	for _, rec := range strings.Split(string(status), "\x00") {
