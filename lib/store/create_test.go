@@ -20,13 +20,7 @@ import (
 func excludedWorkspace(t *testing.T) Workspace {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := ResolveWorkspace(ctx, gitRepo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := AddGitExclude(ctx, ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := excludedRepo(t)
 	if err := EnsureDrive(ctx, ws); err != nil {
 		t.Fatal(err)
 	}

@@ -49,13 +49,7 @@ func gitCalls(t *testing.T, log string) []string {
 // lists the configuration first), never one check-ignore per path.
 func TestCheckExclusionRunsOneCheckIgnore(t *testing.T) {
 	ctx := context.Background()
-	ws, err := ResolveWorkspace(ctx, gitRepo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := AddGitExclude(ctx, ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := excludedRepo(t)
 	log := countGit(t)
 	ex, err := CheckExclusion(ctx, ws)
 	if err != nil || !ex.OK() {
@@ -108,13 +102,7 @@ func TestCheckExclusionNeedsBothPathsIgnored(t *testing.T) {
 // timing check).
 func TestCheckExclusionAsksBothAtOnce(t *testing.T) {
 	ctx := context.Background()
-	ws, err := ResolveWorkspace(ctx, gitRepo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := AddGitExclude(ctx, ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := excludedRepo(t)
 	real, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")

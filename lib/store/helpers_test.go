@@ -30,17 +30,24 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// excludedRepo is a fresh repository whose .fluzodrive is excluded.
+func excludedRepo(t *testing.T) Workspace {
+	t.Helper()
+	ws, err := ResolveWorkspace(context.Background(), gitRepo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddGitExclude(context.Background(), ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
 // openTemp returns a writer store in a fresh, excluded repository.
 func openTemp(t *testing.T) (*Store, Workspace) {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := ResolveWorkspace(ctx, gitRepo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := AddGitExclude(ctx, ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := excludedRepo(t)
 	s, err := Open(ctx, ws)
 	if err != nil {
 		t.Fatal(err)
