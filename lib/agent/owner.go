@@ -34,6 +34,9 @@ type OwnerOptions struct {
 	Consent bool
 	// ConsentDir is the consent store ("" = consent.DefaultDir()).
 	ConsentDir string
+	// PrestartBackend starts the tool server of an in-place task while
+	// the store opens (backend_prestart.go): a headless run's one task.
+	PrestartBackend bool
 }
 
 // Owner is the runtime owner of one workspace: the only process that
@@ -63,6 +66,9 @@ type Owner struct {
 	// settings is the session's configuration as port clients change it
 	// (owner_config.go).
 	settings settingsState
+	// prestarted is the in-place task's tool server, started at open
+	// (nil: none).
+	prestarted *prestartedBackend
 }
 
 // OpenOwner validates configuration, opens the store and applies the
@@ -96,19 +102,25 @@ func OpenOwner(ctx context.Context, o OwnerOptions) (*Owner, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pre *prestartedBackend
+	if o.PrestartBackend {
+		pre = prestartBackend(ctx, cfg, ws.Root, own.LockFile())
+	}
 	// EnsureDrive above confirmed the drive's exclusion.
 	st, err := store.OpenEnsured(ctx, ws)
 	if err != nil {
+		pre.drop()
 		own.Release()
 		return nil, err
 	}
 	markPhase("store_open")
 	w := &Owner{Root: ws.Root, Config: cfg, Store: st, emit: o.Emit, admission: admit.New(cfg), consent: agreed,
-		lock: own.LockFile(), settings: settingsState{ws: ws, opts: o, base: cfg}}
+		lock: own.LockFile(), settings: settingsState{ws: ws, opts: o, base: cfg}, prestarted: pre}
 	// Closers run newest first: strays of any tool tree are ended before
 	// the lock is released (each task's close has done so already; this
-	// catches a tree whose client was never closed).
-	w.closers = append(w.closers, own.Release, func() error { endToolStrays("owner_closing"); return nil }, st.Close)
+	// catches a tree whose client was never closed), and a prestarted
+	// server no task took is ended before both.
+	w.closers = append(w.closers, own.Release, func() error { endToolStrays("owner_closing"); return nil }, st.Close, pre.drop)
 	if w.Recovery, err = st.Recover(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -311,13 +323,7 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	}
 	// The backend is started first: the baseline is its tree's, read
 	// through its queries like every other workspace read.
-	spec, err := w.taskBackend(root, readable, t.inWorktree)
-	if err != nil {
-		undo()
-		return nil, nil, err
-	}
-	spec.Lock = w.lock
-	tc, err := startToolServer(ctx, spec)
+	tc, err := w.taskToolServer(ctx, root, readable, t.inWorktree)
 	if err != nil {
 		undo()
 		return nil, nil, err
@@ -366,6 +372,20 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 		base.Close()
 	}
 	return r, cleanup, nil
+}
+
+// taskToolServer is the tool server of a task at root: the one started
+// at open when the task runs in place, else a new one.
+func (w *Owner) taskToolServer(ctx context.Context, root string, readable []string, inWorktree bool) (*toolClient, error) {
+	if tc, used, err := w.prestarted.take(root, inWorktree); used {
+		return tc, err
+	}
+	spec, err := w.taskBackend(root, readable, inWorktree)
+	if err != nil {
+		return nil, err
+	}
+	spec.Lock = w.lock
+	return startToolServer(ctx, spec)
 }
 
 // model builds the provider client of agent.model.

@@ -88,8 +88,9 @@ func lockDrive(ws Workspace) (func(), error) {
 	return func() { unix.Close(fd) }, nil
 }
 
-// sweepCreating removes leftovers of interrupted creations. It runs under
-// the creation lock, which every creator holds while its file exists.
+// sweepCreating removes leftovers of interrupted creations (and of
+// interrupted clean-close stamps). It runs under the creation lock, which
+// every creator holds while its file exists.
 func sweepCreating(ws Workspace) {
 	prefix := filepath.Base(ws.Database()) + creatingInfix
 	ents, err := os.ReadDir(ws.Drive())
@@ -97,7 +98,10 @@ func sweepCreating(ws Workspace) {
 		return
 	}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
+		// A clean-close stamp cut short is litter too (cleanclose.go); one
+		// swept as it was written only costs the next open its check.
+		leftover := strings.HasPrefix(e.Name(), prefix) || strings.HasPrefix(e.Name(), cleanStampName+".new-")
+		if leftover && e.Type().IsRegular() {
 			os.Remove(filepath.Join(ws.Drive(), e.Name()))
 		}
 	}

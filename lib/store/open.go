@@ -63,6 +63,9 @@ type Store struct {
 	opReads int
 	// requestReads likewise counts provider request rows read back.
 	requestReads int
+	// quickChecked: the open read every page, the database not being as
+	// its last writer closed it (cleanclose.go).
+	quickChecked bool
 }
 
 // Workspace returns the workspace the store belongs to.
@@ -76,13 +79,15 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // the next writer to checkpoint), so a closed store occupies only its
 // main file even while readers keep it open.
 func (s *Store) Close() error {
-	if !s.readOnly {
-		s.checkpoint(context.Background(), "TRUNCATE")
-	}
+	whole := !s.readOnly && s.checkpoint(context.Background(), "TRUNCATE") == nil
 	s.writeMu.Lock()
 	s.closeStmts()
 	s.writeMu.Unlock()
-	return s.db.Close()
+	err := s.db.Close()
+	if whole && err == nil {
+		leaveCleanStamp(s.ws)
+	}
+	return err
 }
 
 // DB exposes the handle for read-only diagnostics (check, stats). Writers
@@ -117,6 +122,7 @@ func OpenEnsured(ctx context.Context, ws Workspace) (*Store, error) {
 	if err := createPrivateFile(ws.Database()); err != nil {
 		return nil, err
 	}
+	closedCleanly := takeCleanStamp(ws)
 	db, err := sql.Open(writerDriver, dsn(ws.Database(), writerParams()))
 	if err != nil {
 		return nil, storageErr(err, "cannot open "+ws.Database())
@@ -126,9 +132,12 @@ func OpenEnsured(ctx context.Context, ws Workspace) (*Store, error) {
 		db.Close()
 		return nil, asStorage(err, "cannot open "+ws.Database())
 	}
-	if err := quickCheck(ctx, db, ws.Database()); err != nil {
-		db.Close()
-		return nil, err
+	if !closedCleanly {
+		s.quickChecked = true
+		if err := quickCheck(ctx, db, ws.Database()); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	if err := migrate(ctx, s); err != nil {
 		db.Close()
@@ -156,7 +165,9 @@ func writerParams() url.Values {
 // one is enough to refuse, a few help the report.
 const quickCheckErrors = 5
 
-// quickCheck refuses a damaged store before anything writes to it.
+// quickCheck refuses a damaged store before anything writes to it; an
+// open skips it for a database exactly as a clean close left it
+// (cleanclose.go).
 // PRAGMA quick_check reads every page once (O(N), no index cross-checks),
 // which is what catches a zeroed or torn page; integrity_check, which
 // also verifies every index entry, is left to 'fluzo-store check'.

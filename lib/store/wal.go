@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -69,9 +70,17 @@ func (s *Store) checkpoint(ctx context.Context, mode string) error {
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", walTruncateWait.Milliseconds())); err != nil {
 		return err
 	}
-	_, cerr := conn.ExecContext(ctx, "PRAGMA wal_checkpoint("+mode+")")
+	var busy, logged, moved int
+	cerr := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &logged, &moved)
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", BusyTimeout.Milliseconds())); err != nil {
 		conn.Raw(func(any) error { return driver.ErrBadConn })
 	}
+	if cerr == nil && busy != 0 {
+		cerr = errCheckpointBusy
+	}
 	return cerr
 }
+
+// errCheckpointBusy: a reader or writer kept the checkpoint from
+// finishing; the log still holds frames the database lacks.
+var errCheckpointBusy = errors.New("the checkpoint could not finish")

@@ -59,12 +59,18 @@ func resumeAction(ctx context.Context, c *cli.Command) error {
 // openOwner opens the workspace as its owner, reports what recovery
 // changed, and serves the control socket.
 func openOwner(ctx context.Context, c *cli.Command, p *printer) (*lagent.Owner, error) {
+	return openOwnerStarting(ctx, c, p, false)
+}
+
+// openOwnerStarting is openOwner for a run whose one task works in place:
+// its tool server starts while the store opens.
+func openOwnerStarting(ctx context.Context, c *cli.Command, p *printer, prestart bool) (*lagent.Owner, error) {
 	overrides, err := ownerOverrides(c)
 	if err != nil {
 		return nil, err
 	}
 	p.setRecovering(true)
-	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: overrides, Consent: c.Bool("consent"), Emit: p.emit, Telemetry: "headless"})
+	owner, err := lagent.OpenOwner(ctx, lagent.OwnerOptions{Dir: c.String("workspace"), ConfigFile: c.String("config"), Overrides: overrides, Consent: c.Bool("consent"), Emit: p.emit, Telemetry: "headless", PrestartBackend: prestart})
 	p.setRecovering(false)
 	if err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func runAction(ctx context.Context, c *cli.Command) error {
 	}
 	leanHeadless()
 	p := &printer{w: c.Root().Writer, json: c.Bool("json")}
-	owner, err := openOwner(ctx, c, p)
+	owner, err := openOwnerStarting(ctx, c, p, !c.Bool("worktree"))
 	if err != nil {
 		return err
 	}

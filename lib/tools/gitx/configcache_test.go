@@ -167,3 +167,49 @@ func TestConcurrentCommandsListOnce(t *testing.T) {
 		t.Fatalf("%d listings for eight commands started together, want 1", n)
 	}
 }
+
+// TestRevParseRunsBesideTheListing: a workspace's first command,
+// rev-parse, starts no driver, so it does not wait for the configuration
+// listing. The git on PATH holds the listing until a rev-parse has
+// started: run one after the other, the listing gives up and fails.
+func TestRevParseRunsBesideTheListing(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	started := filepath.Join(bin, "rev-parse-started")
+	script := "#!/bin/sh\ncase \" $* \" in\n" +
+		"*' rev-parse '*) : >" + started + " ;;\n" +
+		"*' config --includes --show-origin '*) i=0; while [ ! -e " + started + " ]; do i=$((i+1)); [ $i -gt 200 ] && { echo 'no rev-parse beside the listing' >&2; exit 3; }; sleep 0.05; done ;;\n" +
+		"esac\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	repo, _, baseline := settledRepo(t)
+	top, err := TopLevel(t.Context(), repo, baseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(repo); top != want {
+		t.Fatalf("top level %q, want %q", top, want)
+	}
+	// The listing it ran beside is kept for the commands that follow.
+	if _, ok := cachedConfigKeys(repo, Env(baseline)); !ok {
+		t.Fatal("the listing run beside rev-parse was not kept")
+	}
+}
+
+// TestRevParseBesideAnUnusableConfigurationIsRefused: the listing's
+// refusal still wins over rev-parse's answer.
+func TestRevParseBesideAnUnusableConfigurationIsRefused(t *testing.T) {
+	repo, _, baseline := settledRepo(t)
+	if out, err := exec.Command("git", "-C", repo, "config", "filter.a=b.clean", "touch pwned").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	_, err := TopLevel(t.Context(), repo, baseline)
+	if err == nil || !strings.Contains(err.Error(), "cannot disable") {
+		t.Fatalf("err = %v, want the listing's refusal naming the helper", err)
+	}
+}

@@ -172,11 +172,46 @@ const timeout = 30 * time.Second
 // with stdin closed. The error is non-nil only when git could not be
 // prepared, started or finished in time.
 func Run(ctx context.Context, dir string, baseline []string, sub ...string) (Result, error) {
+	if len(sub) > 0 && runsNoDriver[sub[0]] {
+		return runBesideListing(ctx, dir, baseline, sub...)
+	}
 	c, err := Prepare(ctx, dir, baseline, sub...)
 	if err != nil {
 		return Result{}, err
 	}
 	return run(ctx, c)
+}
+
+// runsNoDriver names the subcommands that never start a filter, diff or
+// merge driver, a credential helper or a transport program — the
+// programs the configuration listing exists to neutralise. rev-parse
+// reads refs and paths; nothing it does reaches a driver.
+var runsNoDriver = map[string]bool{"rev-parse": true}
+
+// runBesideListing runs such a subcommand while the configuration is
+// listed, instead of after it: a workspace's first git command (the
+// owner's top level, fluzo-tool's hello) no longer waits one git process
+// for a listing it does not need. The answer is git's only when the
+// listing succeeds too, so a configuration that cannot be listed, or
+// names a helper Fluzo cannot disable, is the same error as before; and
+// the listing is kept for the commands that follow.
+func runBesideListing(ctx context.Context, dir string, baseline []string, sub ...string) (Result, error) {
+	env := Env(baseline)
+	listed := make(chan error, 1)
+	go func() {
+		_, err := driverOverrides(ctx, dir, env)
+		listed <- err
+	}()
+	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
+	for _, kv := range hardening {
+		argv = append(argv, "-c", kv)
+	}
+	argv = append(argv, sub...)
+	res, err := run(ctx, Command{Argv: argv, Env: env})
+	if lerr := <-listed; lerr != nil {
+		return Result{}, lerr
+	}
+	return res, err
 }
 
 func run(ctx context.Context, c Command) (Result, error) {
