@@ -35,7 +35,7 @@
         pname = "fluzo";
         inherit version;
         src = self;
-        vendorHash = "sha256-R2vIe28UGi4MhD+3qaGEQUwEqj4OoZGQG7lq9VROd5A=";
+        vendorHash = "sha256-LfA4MwAuQrT/t9NxjwlcwpmkrmWui8pSZ+Rzduw0uqc=";
         subPackages = map (name: "cmd/${name}") binaries;
         # SQLite is linked through cgo.
         env.CGO_ENABLED = "1";

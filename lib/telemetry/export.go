@@ -10,10 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/telemetry/otlphttp"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -85,66 +83,44 @@ type exportSet struct {
 	traces  *queue[sdktrace.ReadOnlySpan]
 	logs    *queue[sdklog.Record]
 	metrics sdkmetric.Exporter
-	spanExp sdktrace.SpanExporter
-	logExp  *otlploghttp.Exporter
 }
 
 // newExportSet configures every option explicitly so that no OTEL_*
-// environment variable changes destination, headers, timeout or transport.
-func newExportSet(ctx context.Context, e Export, ep endpoint, hs *healthSet) (*exportSet, error) {
+// environment variable changes destination, headers, timeout or transport
+// (lib/telemetry/otlphttp reads none).
+func newExportSet(_ context.Context, e Export, ep endpoint, hs *healthSet) (*exportSet, error) {
 	headers := map[string]string{}
 	for k, v := range e.Headers {
 		headers[k] = v
 	}
-	retry := e.MaxRetryElapsed > 0
-	maxElapsed := max(e.MaxRetryElapsed, 0)
-
-	tClient, tGuard := newExportClient(e.Timeout)
-	spanExp, err := otlptracehttp.New(ctx,
-		otlptracehttp.WithEndpointURL(ep.signalURL("/v1/traces")), otlptracehttp.WithHTTPClient(tClient),
-		otlptracehttp.WithHeaders(headers), otlptracehttp.WithTimeout(e.Timeout),
-		otlptracehttp.WithCompression(otlptracehttp.NoCompression),
-		otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: retry, InitialInterval: 200 * time.Millisecond, MaxInterval: 2 * time.Second, MaxElapsedTime: maxElapsed}))
-	if err != nil {
-		return nil, err
+	retry := otlphttp.Retry{Enabled: e.MaxRetryElapsed > 0, Initial: 200 * time.Millisecond, Max: 2 * time.Second,
+		MaxElapsed: max(e.MaxRetryElapsed, 0)}
+	sender := func(path string) (*otlphttp.Sender, *guardTransport) {
+		client, guard := newExportClient(e.Timeout)
+		return &otlphttp.Sender{Client: client, URL: ep.signalURL(path), Headers: headers, Timeout: e.Timeout, Retry: retry,
+			Permanent: func(err error) bool { return errors.Is(err, errRedirectRefused) }}, guard
 	}
-	mClient, mGuard := newExportClient(e.Timeout)
-	metricExp, err := otlpmetrichttp.New(ctx,
-		otlpmetrichttp.WithEndpointURL(ep.signalURL("/v1/metrics")), otlpmetrichttp.WithHTTPClient(mClient),
-		otlpmetrichttp.WithHeaders(headers), otlpmetrichttp.WithTimeout(e.Timeout),
-		otlpmetrichttp.WithCompression(otlpmetrichttp.NoCompression),
-		otlpmetrichttp.WithTemporalitySelector(sdkmetric.DefaultTemporalitySelector),
-		otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: retry, InitialInterval: 200 * time.Millisecond, MaxInterval: 2 * time.Second, MaxElapsedTime: maxElapsed}))
-	if err != nil {
-		return nil, err
-	}
-	lClient, lGuard := newExportClient(e.Timeout)
-	logExp, err := otlploghttp.New(ctx,
-		otlploghttp.WithEndpointURL(ep.signalURL("/v1/logs")), otlploghttp.WithHTTPClient(lClient),
-		otlploghttp.WithHeaders(headers), otlploghttp.WithTimeout(e.Timeout),
-		otlploghttp.WithCompression(otlploghttp.NoCompression),
-		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: retry, InitialInterval: 200 * time.Millisecond, MaxInterval: 2 * time.Second, MaxElapsedTime: maxElapsed}))
-	if err != nil {
-		return nil, err
-	}
+	tSend, tGuard := sender("/v1/traces")
+	mSend, mGuard := sender("/v1/metrics")
+	lSend, lGuard := sender("/v1/logs")
+	spanExp, logExp := otlphttp.TraceExporter{S: tSend}, otlphttp.LogExporter{S: lSend}
 
 	th := hs.add("otlp.traces", "traces")
 	lh := hs.add("otlp.logs", "logs")
 	mh := hs.add("otlp.metrics", "metrics")
 	return &exportSet{
-		spanExp: spanExp, logExp: logExp,
 		traces: newQueue(th, e.QueueRecords, e.QueueBytes, 512, 0, func(ctx context.Context, b []sdktrace.ReadOnlySpan) error {
 			return deliveryError(spanExp.ExportSpans(ctx, b), tGuard)
 		}),
 		logs: newQueue(lh, e.QueueRecords, e.QueueBytes, 512, 0, func(ctx context.Context, b []sdklog.Record) error {
 			return deliveryError(logExp.Export(ctx, b), lGuard)
 		}),
-		metrics: &countingMetricExporter{Exporter: metricExp, health: mh, guard: mGuard},
+		metrics: &countingMetricExporter{Exporter: otlphttp.MetricExporter{S: mSend}, health: mh, guard: mGuard},
 	}, nil
 }
 
 func (x *exportSet) shutdown(ctx context.Context) error {
-	return errors.Join(x.traces.close(ctx), x.logs.close(ctx), x.spanExp.Shutdown(ctx), x.logExp.Shutdown(ctx))
+	return errors.Join(x.traces.close(ctx), x.logs.close(ctx))
 }
 
 // queuedSpanExporter admits spans into the export queue without blocking.
