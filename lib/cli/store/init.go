@@ -23,7 +23,10 @@ VACUUM INTO backup in .fluzodrive/backups/). A new store is built under a
 temporary name and renamed into place complete, so a crash never leaves a
 store without a schema; an empty leftover of an older crash is rebuilt. Like
 every writer, init runs SQLite's quick_check and refuses a damaged store with
-storage_error (exit 13) and a repair hint; a full disk is storage_error too.`,
+storage_error (exit 13) and a repair hint — unless the last writer closed the
+store cleanly and the file is still exactly as it left it (same device, inode,
+size, mtime and ctime, no log to replay; .fluzodrive/state.clean). A full disk
+is storage_error too.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "git-exclude", Usage: "add /.fluzodrive/ to the repository's local git exclude file (not .gitignore)"},
 		},
