@@ -36,9 +36,19 @@ func prestartBackend(ctx context.Context, cfg *config.Config, root string, lock 
 		return p
 	}
 	spec.Lock = lock
+	// The process is started here, before the store opens, and only its
+	// handshake is waited for beside the open: a headless run has one P,
+	// so a goroutine would start it only when the open first yields.
+	adoptToolOrphans()
+	launched, err := spec.launch(pctx)
+	if err != nil {
+		p.err = err
+		close(p.done)
+		return p
+	}
 	go func() {
 		defer close(p.done)
-		p.tc, p.err = startToolServer(pctx, spec)
+		p.tc, p.err = openToolServer(pctx, spec, launched)
 	}()
 	return p
 }

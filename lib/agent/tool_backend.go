@@ -92,6 +92,15 @@ func withTransportEnv(env []string, lookup func(string) (string, bool)) []string
 // started, ends before answering, or speaks another protocol revision is
 // stopped again and named in the error.
 func (b *backendSpec) start(ctx context.Context) (*tools.Client, tools.Hello, error) {
+	c, err := b.launch(ctx)
+	if err != nil {
+		return nil, tools.Hello{}, err
+	}
+	return b.handshake(ctx, c)
+}
+
+// launch runs the command; its session is not open until handshake.
+func (b *backendSpec) launch(ctx context.Context) (*tools.Client, error) {
 	argv, lock := b.Argv, b.Lock
 	if b.Remote {
 		lock = nil
@@ -99,10 +108,11 @@ func (b *backendSpec) start(ctx context.Context) (*tools.Client, tools.Hello, er
 		// ExtraFiles[0] is the child's descriptor 3.
 		argv = append(append([]string{}, argv...), "--hold-lock-fd", "3")
 	}
-	c, err := tools.StartCommandHolding(ctx, argv, b.Env, lock)
-	if err != nil {
-		return nil, tools.Hello{}, err
-	}
+	return tools.StartCommandHolding(ctx, argv, b.Env, lock)
+}
+
+// handshake opens the session of a launched backend (see start).
+func (b *backendSpec) handshake(ctx context.Context, c *tools.Client) (*tools.Client, tools.Hello, error) {
 	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
 	defer cancel()
 	hello, err := c.Hello(hctx, b.Settings)

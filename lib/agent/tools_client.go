@@ -98,7 +98,16 @@ func (t *toolClient) watchStopping(c *tools.Client, quit <-chan struct{}) {
 // runtime's settings apply before any tool runs.
 func startToolServer(ctx context.Context, spec *backendSpec) (*toolClient, error) {
 	adoptToolOrphans()
-	c, hello, err := spec.start(ctx)
+	c, err := spec.launch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return openToolServer(ctx, spec, c)
+}
+
+// openToolServer completes the start of a launched backend.
+func openToolServer(ctx context.Context, spec *backendSpec, launched *tools.Client) (*toolClient, error) {
+	c, hello, err := spec.handshake(ctx, launched)
 	if err != nil {
 		return nil, err
 	}
