@@ -330,9 +330,8 @@ func (w *Owner) runner(ctx context.Context, t *TaskOptions) (*Runner, func(), er
 	}
 	markPhase("backend_up")
 	// The context's reads go out now and run while the baseline is read:
-	// all three are reads of the tree before anything ran in it.
-	reads := readContext(ctx, tc)
-	base, err := captureBaseline(ctx, tc)
+	// all are reads of the tree before anything ran in it.
+	base, reads, err := readStart(ctx, tc)
 	if err != nil {
 		tc.Close()
 		undo()

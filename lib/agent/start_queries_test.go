@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"os/exec"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools"
+	"github.com/josecorral/fluzo/lib/tools/baseline"
 )
 
 // countingTools counts the backend queries a run asks, by name.
@@ -229,4 +231,51 @@ type cancelAfterStart struct {
 func (c *cancelAfterStart) RecordStart(ctx context.Context, refs Refs, data []byte, mediaType string, reserve *reservation, build func(string) []derivedEvent) (string, error) {
 	defer c.cancel()
 	return c.journal.RecordStart(ctx, refs, data, mediaType, reserve, build)
+}
+
+// oldBackend answers the baseline without the git state, as a backend
+// that reads it separately does.
+type oldBackend struct{ *countingTools }
+
+func (o oldBackend) Query(ctx context.Context, name string, args, out any) error {
+	err := o.countingTools.Query(ctx, name, args, out)
+	if snap, ok := out.(*baseline.Snapshot); ok && name == tools.QueryBaseline {
+		snap.Branch, snap.Status = "", nil
+	}
+	return err
+}
+
+// An owner's task start takes the git state from the baseline's answer
+// (one git status for both), and asks it apart only from a backend that
+// does not send it; either way the context reads the same state.
+func TestTaskStartTakesTheGitStateFromTheBaseline(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "a\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[]}`)
+	writeFiles(t, h.root, map[string]string{"a.txt": "changed\n", "new.txt": "n\n"})
+	ctx := context.Background()
+	read := func(q querier) *contextReads {
+		t.Helper()
+		base, pending, err := readStart(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer base.Close()
+		reads, err := pending.wait(ctx)
+		if err != nil || reads.stateErr != nil || reads.agentsErr != nil {
+			t.Fatalf("reads: %v %+v", err, reads)
+		}
+		return reads
+	}
+	ct := &countingTools{Tools: h.runner.Tools, queries: map[string]int{}}
+	fromBaseline := read(ct)
+	if ct.queries[tools.QueryGitState] != 0 || ct.queries[tools.QueryBaseline] != 1 || ct.queries[tools.QueryAgentsMD] != 1 {
+		t.Fatalf("queries %v, want one baseline and one agents_md, no git_state", ct.queries)
+	}
+	old := oldBackend{&countingTools{Tools: h.runner.Tools, queries: map[string]int{}}}
+	asked := read(old)
+	if old.queries[tools.QueryGitState] != 1 {
+		t.Fatalf("queries %v: a backend whose baseline carries no git state was not asked for it", old.queries)
+	}
+	if !reflect.DeepEqual(fromBaseline.state, asked.state) || fromBaseline.state.Total != 3 {
+		t.Fatalf("the state from the baseline %+v differs from the one asked %+v", fromBaseline.state, asked.state)
+	}
 }

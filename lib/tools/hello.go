@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/gitx"
 	"github.com/josecorral/fluzo/lib/tools/proc"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
 )
@@ -120,7 +121,7 @@ func (s *Server) identity(ctx context.Context, protocol int) Hello {
 		}
 	}
 	env := s.childEnvOrBaseline()
-	h.Repository.TopLevel, h.Repository.Head, h.Repository.Branch = headOf(ctx, s.root.Dir(), env, true)
+	h.Repository.TopLevel, h.Repository.Head, h.Repository.Branch = gitx.Head(ctx, s.root.Dir(), env, true)
 	return h
 }
 

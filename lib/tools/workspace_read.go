@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools/baseline"
 	"github.com/josecorral/fluzo/lib/tools/confine"
 	"github.com/josecorral/fluzo/lib/tools/gitx"
 )
@@ -111,7 +112,7 @@ func gitState(ctx context.Context, dir string, env []string) (GitState, error) {
 	type head struct{ commit, branch string }
 	heads := make(chan head, 1)
 	go func() {
-		_, commit, branch := headOf(ctx, dir, env, false)
+		_, commit, branch := gitx.Head(ctx, dir, env, false)
 		heads <- head{commit, branch}
 	}()
 	out, err := gitx.Output(ctx, dir, env, "status", "--porcelain=v1", "--branch", "--untracked-files=all")
@@ -119,9 +120,23 @@ func gitState(ctx context.Context, dir string, env []string) (GitState, error) {
 	if err != nil {
 		return st, err
 	}
-	st.Head, st.Branch = h.commit, h.branch
-	st.Status = []string{}
-	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+	return stateOf(h.commit, h.branch, strings.Split(strings.TrimRight(string(out), "\n"), "\n")), nil
+}
+
+// GitStateOf is the git state a baseline was read with (ok false when its
+// backend sent none: ask QueryGitState then).
+func GitStateOf(snap *baseline.Snapshot) (st GitState, ok bool) {
+	if snap == nil || len(snap.Status) == 0 {
+		return st, false
+	}
+	return stateOf(snap.Head, snap.Branch, snap.Status), true
+}
+
+// stateOf builds the answer from status lines: runtime state in
+// .fluzodrive left out, at most maxStatusLines kept, all counted.
+func stateOf(head, branch string, lines []string) GitState {
+	st := GitState{Head: head, Branch: branch, Status: []string{}}
+	for _, l := range lines {
 		if strings.HasPrefix(l, "?? .fluzodrive/") {
 			continue
 		}
@@ -130,40 +145,5 @@ func gitState(ctx context.Context, dir string, env []string) (GitState, error) {
 			st.Status = append(st.Status, l)
 		}
 	}
-	return st, nil
-}
-
-// headOf reads HEAD's commit and branch ("" when detached), and with top
-// the work tree's top level, in one git process; a HEAD without a commit
-// yet (which that process cannot name) is read the long way.
-func headOf(ctx context.Context, dir string, env []string, top bool) (topLevel, head, branch string) {
-	args := []string{"rev-parse"}
-	if top {
-		args = append(args, "--show-toplevel")
-	}
-	// The final "--" keeps a file named HEAD from making the name ambiguous.
-	args = append(args, "HEAD", "--abbrev-ref", "HEAD", "--")
-	if res, err := gitx.Run(ctx, dir, env, args...); err == nil && res.ExitCode == 0 {
-		lines := strings.Split(string(res.Stdout), "\n")
-		if top {
-			topLevel, lines = lines[0], lines[1:]
-		}
-		if len(lines) >= 2 {
-			head, branch = lines[0], lines[1]
-			if branch == "HEAD" { // git's answer for a detached HEAD
-				branch = ""
-			}
-			return topLevel, head, branch
-		}
-	}
-	if top {
-		topLevel, _ = gitx.TopLevel(ctx, dir, env)
-	}
-	if h, err := gitx.Output(ctx, dir, env, "rev-parse", "--verify", "-q", "HEAD"); err == nil {
-		head = strings.TrimSpace(string(h))
-	}
-	if b, err := gitx.Output(ctx, dir, env, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
-		branch = strings.TrimSpace(string(b))
-	}
-	return topLevel, head, branch
+	return st
 }

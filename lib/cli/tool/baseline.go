@@ -17,7 +17,9 @@ func baselineCommand() *cli.Command {
 		Usage: "record the workspace's staged, unstaged and untracked paths with fingerprints",
 		Description: `Prints one {"v":1,"type":"baseline",...} record: HEAD and every path git reports
 as staged, unstaged or untracked, with its status letters and the sha256 of its
-working-tree content ("absent" when deleted). Keep it and pass it to 'diff' later.`,
+working-tree content ("absent" when deleted); with the branch and the status
+lines as 'git status --porcelain=v1 --branch' prints them, from the same git
+process. Keep it and pass it to 'diff' later.`,
 		Flags: []cli.Flag{rootFlag()},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			root, err := confine.Open(c.String("root"), "")

@@ -46,32 +46,46 @@ type Snapshot struct {
 	// info/, .fluzo and .fluzodrive: git status does not see them, so
 	// they are compared separately.
 	Protected sandbox.ProtectedState `json:"protected,omitempty"`
+	// Branch ("" when detached) and Status are the git state the entries
+	// were read with, for a task's context: Status is what "git status
+	// --porcelain=v1 --branch" prints (its header first, paths quoted as
+	// git quotes them), from the same git process — so a task's start
+	// asks no separate git state, and its context and its baseline are
+	// one instant. A backend that does not send them is asked apart.
+	Branch string   `json:"branch,omitempty"`
+	Status []string `json:"status,omitempty"`
 }
 
 // Capture records the current changes of the git work tree at root. Files
 // are fingerprinted through the confined root, so protected or escaping
 // paths are recorded as unreadable rather than read.
 func Capture(ctx context.Context, root *confine.Root, baseEnv []string) (*Snapshot, error) {
-	// HEAD is read beside the status, not after it: two git processes
-	// on the way to a run's first request.
-	heads := make(chan []byte, 1)
+	// HEAD and the branch are read beside the status, not after it: two
+	// git processes on the way to a run's first request.
+	type head struct{ commit, branch string }
+	heads := make(chan head, 1)
 	go func() {
-		head, _ := gitx.Output(ctx, root.Dir(), baseEnv, "rev-parse", "--verify", "-q", "HEAD")
-		heads <- head
+		_, commit, branch := gitx.Head(ctx, root.Dir(), baseEnv, false)
+		heads <- head{commit, branch}
 	}()
-	status, err := gitx.Output(ctx, root.Dir(), baseEnv, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
-	head := <-heads
+	status, err := gitx.Output(ctx, root.Dir(), baseEnv, "status", "--porcelain=v1", "-z", "--branch", "--untracked-files=all", "--no-renames")
+	h := <-heads
 	if err != nil {
 		return nil, core.Wrap(err, "not_a_repository", "cannot read the git status of "+root.Dir()).
 			WithHint("baselines need a git work tree; run 'git init' or pass the repository root")
 	}
-	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: strings.TrimSpace(string(head)), Entries: []Entry{},
+	snap := &Snapshot{V: core.WireVersion, Type: "baseline", Root: root.Dir(), Head: h.commit, Branch: h.branch, Entries: []Entry{},
 		Protected: sandbox.CaptureProtected(root.Dir())}
 	for _, rec := range strings.Split(string(status), "\x00") {
+		if strings.HasPrefix(rec, "## ") {
+			snap.Status = append(snap.Status, rec)
+			continue
+		}
 		if len(rec) < 4 {
 			continue
 		}
 		p := rec[3:]
+		snap.Status = append(snap.Status, rec[:3]+QuotePath(p))
 		if confine.IsTemp(p) {
 			continue // an in-progress or interrupted write, never a change
 		}
@@ -199,4 +213,57 @@ func index(s *Snapshot) map[string]Entry {
 		m[e.Path] = e
 	}
 	return m
+}
+
+// QuotePath writes a path as git's porcelain status does without -z
+// (core.quotePath's default): as it is when plain, else in double quotes
+// with C escapes, and octal escapes for control and non-ASCII bytes. A
+// path is context for a model and text for a terminal: a newline or an
+// escape byte in a file name must not become one.
+func QuotePath(p string) string {
+	plain := true
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				b.WriteByte('\\')
+				b.WriteByte('0' + c>>6)
+				b.WriteByte('0' + c>>3&7)
+				b.WriteByte('0' + c&7)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
