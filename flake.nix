@@ -35,7 +35,7 @@
         pname = "fluzo";
         inherit version;
         src = self;
-        vendorHash = "sha256-LfA4MwAuQrT/t9NxjwlcwpmkrmWui8pSZ+Rzduw0uqc=";
+        vendorHash = "sha256-6Eq02n8af0olXR1Xq45+MnJAdmO9pAoVyZXMb3mospI=";
         subPackages = map (name: "cmd/${name}") binaries;
         # SQLite is linked through cgo.
         env.CGO_ENABLED = "1";

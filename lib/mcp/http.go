@@ -5,14 +5,13 @@ import (
 
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // httpTransport is a streamable HTTP connection to s.URL. Like every
 // Fluzo client it never follows a redirect (a redirect could carry the
 // session and its headers elsewhere); header values come from the
 // environment variables the configuration names.
-func httpTransport(s config.MCPServer, getenv func(string) string) (sdk.Transport, error) {
+func httpTransport(s config.MCPServer, getenv func(string) string) (*httpConn, error) {
 	headers := http.Header{}
 	for name, ref := range s.HeaderEnv {
 		v := getenv(ref)
@@ -28,7 +27,7 @@ func httpTransport(s config.MCPServer, getenv func(string) string) (sdk.Transpor
 			return errRedirect
 		},
 	}
-	return &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client, MaxRetries: -1}, nil
+	return newHTTPConn(client, s.URL), nil
 }
 
 // errRedirect is the typed refusal of a redirect.

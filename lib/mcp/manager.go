@@ -11,8 +11,6 @@ import (
 	"github.com/josecorral/fluzo/lib/config"
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Reasons recorded with failed and unknown MCP outcomes.
@@ -195,7 +193,7 @@ func (m *Manager) Call(ctx context.Context, model string, args json.RawMessage) 
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.CallSeconds)*time.Second)
 	defer cancel()
-	res, err := s.session.CallTool(cctx, &sdk.CallToolParams{Name: t.Name, Arguments: arguments})
+	res, err := s.session.callTool(cctx, t.Name, arguments)
 	if err != nil {
 		return m.callFailed(ctx, s, model, err, cctx.Err() != nil)
 	}
@@ -212,7 +210,7 @@ func (m *Manager) Call(ctx context.Context, model string, args json.RawMessage) 
 // else — the connection or process ended, the deadline or a cancel cut
 // the wait — leaves the outcome unknown.
 func (m *Manager) callFailed(ctx context.Context, s *server, model string, err error, timedOut bool) Outcome {
-	var werr *jsonrpc.Error
+	var werr *rpcError
 	if errors.As(err, &werr) {
 		return Outcome{Error: core.Errorf(ReasonCallFailed, "%s: the server refused the call: %s", model, describeErr(err)).With("reason", ReasonCallFailed)}
 	}

@@ -1,11 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/termsafe"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxResultChars bounds the text of one call's result kept by Fluzo; the
@@ -33,9 +34,9 @@ type Part struct {
 	URI      string `json:"uri,omitempty"`
 }
 
-// convert maps the SDK's result to Result, sanitizing every string the
+// convert maps a tools/call result to Result, sanitizing every string the
 // server chose as untrusted text.
-func convert(r *sdk.CallToolResult) Result {
+func convert(r *callToolResult) Result {
 	out := Result{IsError: r.IsError}
 	budget := maxResultChars
 	text := func(s string) string {
@@ -47,35 +48,45 @@ func convert(r *sdk.CallToolResult) Result {
 		return termsafe.Text(head)
 	}
 	for _, c := range r.Content {
-		switch v := c.(type) {
-		case *sdk.TextContent:
-			out.Content = append(out.Content, Part{Type: "text", Text: text(v.Text)})
-		case *sdk.ImageContent:
-			out.Content = append(out.Content, Part{Type: "image", MIMEType: termsafe.Line(v.MIMEType), Bytes: len(v.Data)})
-		case *sdk.AudioContent:
-			out.Content = append(out.Content, Part{Type: "audio", MIMEType: termsafe.Line(v.MIMEType), Bytes: len(v.Data)})
-		case *sdk.ResourceLink:
-			out.Content = append(out.Content, Part{Type: "resource_link", URI: termsafe.Line(v.URI), Text: text(v.Description)})
-		case *sdk.EmbeddedResource:
+		switch c.Type {
+		case "text":
+			out.Content = append(out.Content, Part{Type: "text", Text: text(c.Text)})
+		case "image", "audio":
+			out.Content = append(out.Content, Part{Type: c.Type, MIMEType: termsafe.Line(c.MIMEType), Bytes: decodedLen(c.Data)})
+		case "resource_link":
+			out.Content = append(out.Content, Part{Type: "resource_link", URI: termsafe.Line(c.URI), Text: text(c.Description)})
+		case "resource":
 			p := Part{Type: "resource"}
-			if v.Resource != nil {
-				p.URI, p.MIMEType, p.Text, p.Bytes = termsafe.Line(v.Resource.URI), termsafe.Line(v.Resource.MIMEType), text(v.Resource.Text), len(v.Resource.Blob)
+			if v := c.Resource; v != nil {
+				p.URI, p.MIMEType, p.Text, p.Bytes = termsafe.Line(v.URI), termsafe.Line(v.MIMEType), text(v.Text), decodedLen(v.Blob)
 			}
 			out.Content = append(out.Content, p)
 		default:
 			out.Content = append(out.Content, Part{Type: "unsupported"})
 		}
 	}
-	if r.StructuredContent != nil {
-		if b, err := json.Marshal(r.StructuredContent); err == nil {
-			if len(b) > maxResultChars {
-				out.Truncated = true
-			} else {
-				out.Structured = termsafe.JSON(b)
+	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
+		if len(s) > maxResultChars {
+			out.Truncated = true
+		} else if json.Valid(s) {
+			var compact bytes.Buffer
+			if json.Compact(&compact, s) == nil {
+				out.Structured = termsafe.JSON(compact.Bytes())
 			}
 		}
 	}
 	return out
+}
+
+// decodedLen is the size of base64 data once decoded: what an image,
+// audio or blob part weighs, without keeping its bytes.
+func decodedLen(b64 string) int {
+	n := len(b64)
+	if n == 0 {
+		return 0
+	}
+	pad := len(b64) - len(strings.TrimRight(b64, "="))
+	return n/4*3 - pad
 }
 
 // errorText is the first text of a failed result, for the error message.

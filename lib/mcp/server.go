@@ -11,7 +11,6 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/termsafe"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // clientVersion is what Fluzo says it is in the handshake.
@@ -20,9 +19,9 @@ const clientVersion = "1"
 // server is one configured server and its live session, if any.
 type server struct {
 	cfg      config.MCPServer
-	session  *sdk.ClientSession
+	session  *session
 	child    *stdioChild // nil for http
-	done     chan struct{}
+	done     <-chan struct{}
 	changed  atomic.Bool
 	tools    []Tool
 	skipped  []Skipped
@@ -37,42 +36,35 @@ func (s *server) connect(ctx context.Context, o Options, binds *sandbox.Binds) e
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.StartupSeconds)*time.Second)
 	defer cancel()
 	s.getenv = o.Getenv
-	var t sdk.Transport
+	var c conn
 	var err error
 	s.child = nil
 	switch s.cfg.Transport {
 	case config.MCPHTTP:
-		t, err = httpTransport(s.cfg, o.Getenv)
+		c, err = httpTransport(s.cfg, o.Getenv)
 	default:
-		var c *stdioChild
-		if c, err = newStdioChild(o, binds, s.cfg); err == nil {
-			s.child, t = c, c.transport()
+		var child *stdioChild
+		if child, err = newStdioChild(o, binds, s.cfg); err == nil {
+			s.child = child
+			c, err = child.start()
 		}
 	}
 	if err != nil {
+		if s.child != nil {
+			s.stop()
+			return s.startError(ctx, err)
+		}
 		return err
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "fluzo", Version: clientVersion}, &sdk.ClientOptions{
-		// No roots: a server is given its scope by its configured argv,
-		// never by what the client volunteers.
-		Capabilities: &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			s.changed.Store(true)
-		},
-	})
-	cs, err := client.Connect(ctx, t, nil)
+	// No roots, sampling or elicitation: a server is given its scope by
+	// its configured argv, never by what the client volunteers.
+	cs, err := connect(ctx, c, func() { s.changed.Store(true) })
 	if err != nil {
+		c.close()
 		s.stop()
 		return s.startError(ctx, err)
 	}
-	s.session, s.done = cs, make(chan struct{})
-	go func(done chan struct{}) {
-		cs.Wait()
-		close(done)
-	}(s.done)
-	if r := cs.InitializeResult(); r != nil {
-		s.version = r.ProtocolVersion
-	}
+	s.session, s.done, s.version = cs, cs.Done(), cs.version
 	// The first list is the current one: a change announced during the
 	// handshake is already in it.
 	s.changed.Store(false)
@@ -129,15 +121,10 @@ func describeErr(err error) string {
 
 // list replaces the offered tools with the server's current list.
 func (s *server) list(ctx context.Context) error {
-	var listed []*sdk.Tool
-	for t, err := range s.session.Tools(ctx, nil) {
-		if err != nil {
-			return err
-		}
-		listed = append(listed, t)
-		if len(listed) > 4*maxToolsPerServer {
-			break // a server that never ends its pages
-		}
+	// A server that never ends its pages stops being asked.
+	listed, err := s.session.tools(ctx, 4*maxToolsPerServer)
+	if err != nil {
+		return err
 	}
 	s.tools, s.skipped = offer(s.cfg.Name, s.cfg.Tools, listed)
 	return nil

@@ -13,7 +13,6 @@ import (
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/tools/proc"
 	"github.com/josecorral/fluzo/lib/tools/sandbox"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
 )
 
@@ -112,9 +111,8 @@ func childEnv(s config.MCPServer, environ []string, getenv func(string) string) 
 	return proc.Build(environ, pol, secrets)
 }
 
-func (c *stdioChild) transport() sdk.Transport {
-	return &sdk.CommandTransport{Command: c.cmd, TerminateDuration: 2 * time.Second}
-}
+// start runs the server; its stdin and stdout are the connection.
+func (c *stdioChild) start() (conn, error) { return startStdio(c.cmd) }
 
 // pid is the server's pid (also its group id), 0 before it started.
 func (c *stdioChild) pid() int {
@@ -125,8 +123,8 @@ func (c *stdioChild) pid() int {
 }
 
 // killGroup ends whatever is left of the server's process group (the
-// SDK's close already ended and reaped the leader), then removes its
-// private TMPDIR.
+// connection's close already ended and reaped the leader), then removes
+// its private TMPDIR.
 func (c *stdioChild) killGroup() {
 	if pid := c.pid(); pid > 0 {
 		unix.Kill(-pid, unix.SIGKILL)

@@ -1,12 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/josecorral/fluzo/lib/termsafe"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Bounds of what one server's tool list may put in front of the model.
@@ -39,7 +39,7 @@ type Skipped struct {
 // offer turns a server's tools/list answer into offered tools: filtered
 // by the allow-list, names made model-safe, descriptions sanitized as
 // untrusted text and bounded, oversized schemas refused.
-func offer(server string, allow []string, listed []*sdk.Tool) ([]Tool, []Skipped) {
+func offer(server string, allow []string, listed []*wireTool) ([]Tool, []Skipped) {
 	var out []Tool
 	var skipped []Skipped
 	seen := map[string]bool{}
@@ -90,7 +90,7 @@ func describe(desc string, hints []string) string {
 	return out
 }
 
-func hintsOf(a *sdk.ToolAnnotations) []string {
+func hintsOf(a *toolAnnotations) []string {
 	if a == nil {
 		return nil
 	}
@@ -111,22 +111,22 @@ func hintsOf(a *sdk.ToolAnnotations) []string {
 }
 
 // parameters returns the tool's input schema as function parameters.
-func parameters(schema any) (json.RawMessage, string) {
-	if schema == nil {
+func parameters(schema json.RawMessage) (json.RawMessage, string) {
+	if t := bytes.TrimSpace(schema); len(t) == 0 || string(t) == "null" {
 		return json.RawMessage(`{"type":"object","properties":{}}`), ""
 	}
-	b, err := json.Marshal(schema)
-	if err != nil {
+	var b bytes.Buffer
+	if json.Compact(&b, schema) != nil {
 		return nil, "its input schema is not JSON"
 	}
-	if len(b) > maxSchemaBytes {
-		return nil, fmt.Sprintf("its input schema is %d bytes (at most %d are offered)", len(b), maxSchemaBytes)
+	if b.Len() > maxSchemaBytes {
+		return nil, fmt.Sprintf("its input schema is %d bytes (at most %d are offered)", b.Len(), maxSchemaBytes)
 	}
 	var obj map[string]any
-	if json.Unmarshal(b, &obj) != nil || obj["type"] != "object" {
+	if json.Unmarshal(b.Bytes(), &obj) != nil || obj["type"] != "object" {
 		return nil, "its input schema is not a JSON object schema"
 	}
-	return b, ""
+	return b.Bytes(), ""
 }
 
 func contains(list []string, s string) bool {
