@@ -354,6 +354,20 @@ func TestStreamableHTTPCarriesTheSessionAndReadsEventStreams(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the list change in the stream was not taken")
 	}
+	// The listening stream is asked for beside the calls: wait for it
+	// before closing.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		h.mu.Lock()
+		gets := h.gets
+		h.mu.Unlock()
+		if gets > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the listening stream was never asked for")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	s.Close()
 	h.mu.Lock()
 	defer h.mu.Unlock()
