@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// prestartRepo is a workspace whose owner starts this test binary as its
+// toolServerRepo is a workspace whose owner starts this test binary as its
 // fluzo-tool, and the path of its owner lock (the lock keeper of a
 // running tool server holds it: holders tells whether one runs).
-func prestartRepo(t *testing.T) (dir string) {
+func toolServerRepo(t *testing.T) (dir string) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
@@ -48,7 +48,7 @@ func eventuallyUnheld(t *testing.T, lock, what string) {
 }
 
 func TestAnInPlaceTaskTakesTheToolServerStartedAtOpen(t *testing.T) {
-	dir := prestartRepo(t)
+	dir := toolServerRepo(t)
 	owner, err := OpenOwner(context.Background(), OwnerOptions{Dir: dir, Consent: true, PrestartBackend: true})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestAnInPlaceTaskTakesTheToolServerStartedAtOpen(t *testing.T) {
 }
 
 func TestATaskInAWorktreeDropsTheToolServerStartedAtOpen(t *testing.T) {
-	dir := prestartRepo(t)
+	dir := toolServerRepo(t)
 	owner, err := OpenOwner(context.Background(), OwnerOptions{Dir: dir, Consent: true, PrestartBackend: true})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestATaskInAWorktreeDropsTheToolServerStartedAtOpen(t *testing.T) {
 }
 
 func TestAnOwnerThatFailsToOpenEndsTheToolServerItStarted(t *testing.T) {
-	dir := prestartRepo(t)
+	dir := toolServerRepo(t)
 	// A first owner creates the drive; then the store is replaced by a
 	// file that is not a database, which the next open refuses.
 	first, err := OpenOwner(context.Background(), OwnerOptions{Dir: dir, Consent: true})
@@ -121,7 +121,7 @@ func TestAnOwnerThatFailsToOpenEndsTheToolServerItStarted(t *testing.T) {
 }
 
 func TestClosingAnOwnerEndsAToolServerNoTaskTook(t *testing.T) {
-	dir := prestartRepo(t)
+	dir := toolServerRepo(t)
 	owner, err := OpenOwner(context.Background(), OwnerOptions{Dir: dir, Consent: true, PrestartBackend: true})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -16,24 +15,13 @@ import (
 // keeper — has the owner's lock file open; none did when the owner
 // started its backend without it.
 func TestOwnersToolServerHoldsTheWorkspaceLock(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	bin := t.TempDir()
-	if err := os.Symlink(os.Args[0], filepath.Join(bin, "fluzo-tool")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	dir := newRepo(t, map[string]string{"README": "x\n", ".gitignore": ".fluzodrive/\n"})
-	writeFiles(t, dir, map[string]string{".fluzo": "schema_version = 1\n\n[models.coder]\nbase_url = \"http://127.0.0.1:1\"\nmodel = \"sim\"\n"})
+	dir := toolServerRepo(t)
 	owner, err := OpenOwner(context.Background(), OwnerOptions{Dir: dir, Consent: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer owner.Close()
-	lock, err := filepath.EvalSymlinks(filepath.Join(owner.Root, ".fluzodrive", "owner.lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lock := ownerLock(t, owner.Root)
 	if others := holders(lock); len(others) != 0 {
 		t.Fatalf("before any task, processes %v already hold %s", others, lock)
 	}

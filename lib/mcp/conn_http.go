@@ -39,6 +39,19 @@ func newHTTPConn(client *http.Client, endpoint string) *httpConn {
 		incoming: make(chan []byte, 64), quit: make(chan struct{})}
 }
 
+// sessionHeaders names the session and the negotiated revision, once the
+// server has given them.
+func (c *httpConn) sessionHeaders(h http.Header) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session != "" {
+		h.Set("Mcp-Session-Id", c.session)
+	}
+	if c.version != "" {
+		h.Set("MCP-Protocol-Version", c.version)
+	}
+}
+
 func (c *httpConn) negotiated(version string) {
 	c.mu.Lock()
 	c.version = version
@@ -52,14 +65,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	c.mu.Lock()
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-	if c.version != "" {
-		req.Header.Set("MCP-Protocol-Version", c.version)
-	}
-	c.mu.Unlock()
+	c.sessionHeaders(req.Header)
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return err
@@ -115,14 +121,7 @@ func (c *httpConn) listen() {
 		return
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	c.mu.Lock()
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-	if c.version != "" {
-		req.Header.Set("MCP-Protocol-Version", c.version)
-	}
-	c.mu.Unlock()
+	c.sessionHeaders(req.Header)
 	go func() {
 		resp, err := c.client.Do(req)
 		if err != nil {
@@ -246,17 +245,14 @@ func (c *httpConn) close() error {
 	for b := range c.bodies {
 		b.Close()
 	}
-	session, version := c.session, c.version
+	session := c.session
 	c.mu.Unlock()
 	close(c.quit)
 	if session != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), terminateWait)
 		defer cancel()
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.endpoint, nil); err == nil {
-			req.Header.Set("Mcp-Session-Id", session)
-			if version != "" {
-				req.Header.Set("MCP-Protocol-Version", version)
-			}
+			c.sessionHeaders(req.Header)
 			if resp, err := c.client.Do(req); err == nil {
 				resp.Body.Close()
 			}
