@@ -9,8 +9,8 @@ import (
 )
 
 // toolServerRepo is a workspace whose owner starts this test binary as its
-// fluzo-tool, and the path of its owner lock (the lock keeper of a
-// running tool server holds it: holders tells whether one runs).
+// fluzo-tool (ownerLock names the lock file a running tool server's lock
+// keeper holds: holders tells whether one runs).
 func toolServerRepo(t *testing.T) (dir string) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
