@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -190,14 +191,9 @@ func (c *httpConn) events(body io.ReadCloser) {
 	r := bufio.NewReaderSize(body, 64<<10)
 	var data []byte
 	for {
-		line, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A long data line: keep reading it.
-			rest, err2 := r.ReadBytes('\n')
-			line, err = append(append([]byte{}, line...), rest...), err2
-		}
-		if len(data)+len(line) > maxMessageBytes {
-			return
+		line, err := readLine(r, maxMessageBytes-len(data))
+		if errors.Is(err, errLineTooLong) {
+			return // a message over the bound ends the stream unread
 		}
 		l := bytes.TrimRight(line, "\r\n")
 		switch {

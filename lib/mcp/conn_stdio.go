@@ -74,22 +74,36 @@ func (c *stdioConn) send(_ context.Context, msg []byte) error {
 }
 
 func (c *stdioConn) recv() ([]byte, error) {
+	for {
+		line, err := readLine(c.out, maxMessageBytes)
+		if errors.Is(err, errLineTooLong) {
+			return nil, err
+		}
+		if m := bytes.TrimSpace(line); len(m) > 0 && err == nil {
+			return m, nil
+		}
+		if err != nil {
+			return nil, io.EOF
+		}
+	}
+}
+
+// errLineTooLong: a server sent a line over the message bound.
+var errLineTooLong = fmt.Errorf("the server sent a message over %d bytes", maxMessageBytes)
+
+// readLine reads through the next newline, never holding more than max
+// bytes of it: a longer line is errLineTooLong. At the end of input the
+// last, unterminated part comes with the error.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
-		chunk, err := c.out.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > maxMessageBytes {
-			return nil, fmt.Errorf("the server sent a message over %d bytes", maxMessageBytes)
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			return nil, errLineTooLong
 		}
-		switch {
-		case err == nil:
-			if m := bytes.TrimSpace(line); len(m) > 0 {
-				return m, nil
-			}
-			line = line[:0]
-		case errors.Is(err, bufio.ErrBufferFull):
-		default:
-			return nil, io.EOF
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }

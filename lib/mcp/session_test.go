@@ -397,3 +397,18 @@ func TestAnHTTPErrorIsNamed(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestAnEventOverTheBoundEndsTheStreamUndelivered(t *testing.T) {
+	c := newHTTPConn(http.DefaultClient, "http://unused.invalid")
+	big := strings.Repeat("x", maxMessageBytes)
+	body := io.NopCloser(strings.NewReader("data: {\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n\ndata: " + big + "\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n\n"))
+	c.track(body)
+	c.events(body)
+	var got []string
+	for len(c.incoming) > 0 {
+		got = append(got, string(<-c.incoming))
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `"a"`) {
+		t.Fatalf("delivered %d messages, want only the one before the oversized event", len(got))
+	}
+}
