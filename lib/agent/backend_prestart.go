@@ -29,7 +29,7 @@ type prestartedBackend struct {
 func prestartBackend(ctx context.Context, cfg *config.Config, root string, lock *os.File) *prestartedBackend {
 	pctx, cancel := context.WithCancel(ctx)
 	p := &prestartedBackend{root: root, done: make(chan struct{}), cancel: cancel}
-	spec, err := (&Owner{Config: cfg}).taskBackend(root, nil, false)
+	spec, err := backendSpecFor(cfg, root, nil, false)
 	if err != nil {
 		p.err = err
 		close(p.done)

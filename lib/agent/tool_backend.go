@@ -50,10 +50,16 @@ func (w *Owner) toolBackend(env []string) *backendSpec {
 // the task's worktree), whose commands may also read readable. A worktree
 // lives in the owner's repository, so it needs the local backend.
 func (w *Owner) taskBackend(root string, readable []string, inWorktree bool) (*backendSpec, error) {
-	env := w.toolServerEnv(os.Environ())
-	spec := &backendSpec{Env: env, Settings: toolSettings(w.Config)}
+	return backendSpecFor(w.Config, root, readable, inWorktree)
+}
+
+// backendSpecFor is taskBackend for the configuration cfg (the owner's
+// open starts an in-place task's backend before the owner exists).
+func backendSpecFor(cfg *config.Config, root string, readable []string, inWorktree bool) (*backendSpec, error) {
+	env := scrubbedToolEnv(cfg, os.Environ())
+	spec := &backendSpec{Env: env, Settings: toolSettings(cfg)}
 	spec.Settings.SandboxRead = append(spec.Settings.SandboxRead, readable...)
-	if argv := w.Config.Strings("tools.backend"); len(argv) > 0 {
+	if argv := cfg.Strings("tools.backend"); len(argv) > 0 {
 		if inWorktree {
 			return nil, core.Errorf(core.CodeConfigurationRequired, "a worktree task runs in this repository, but tools.backend names another backend (%s)", argv[0]).
 				WithHint("drop --worktree, or run without tools.backend / --backend")

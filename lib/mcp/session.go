@@ -175,7 +175,9 @@ func (s *session) call(ctx context.Context, method string, params, result any) e
 		s.forget(id)
 		// The server may stop working on it; the answer, if it comes, is
 		// dropped.
-		s.notify(context.Background(), "notifications/cancelled", map[string]any{"requestId": id, "reason": ctx.Err().Error()})
+		nctx, cancel := context.WithTimeout(context.Background(), terminateWait)
+		s.notify(nctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": ctx.Err().Error()})
+		cancel()
 		return ctx.Err()
 	}
 }

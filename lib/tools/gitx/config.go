@@ -13,11 +13,7 @@ import (
 // a matching includeIf pulls in — so that helpers defined anywhere are
 // seen. Listing reads files; it starts no program.
 func listArgv(dir string) []string {
-	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
-	for _, kv := range hardening {
-		argv = append(argv, "-c", kv)
-	}
-	return append(argv, "config", "--includes", "--show-origin", "--name-only", "--list", "-z")
+	return append(hardenedArgv(dir), "config", "--includes", "--show-origin", "--name-only", "--list", "-z")
 }
 
 // configKeys returns the effective configuration's key names, listed

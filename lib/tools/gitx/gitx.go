@@ -141,10 +141,7 @@ func Prepare(ctx context.Context, dir string, baseline []string, sub ...string) 
 	if err != nil {
 		return Command{}, err
 	}
-	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
-	for _, kv := range hardening {
-		argv = append(argv, "-c", kv)
-	}
+	argv := hardenedArgv(dir)
 	for _, kv := range overrides {
 		argv = append(argv, "-c", kv)
 	}
@@ -154,6 +151,16 @@ func Prepare(ctx context.Context, dir string, baseline []string, sub ...string) 
 		argv = append(argv, sub[1:]...)
 	}
 	return Command{Argv: argv, Env: env}, nil
+}
+
+// hardenedArgv is "git" in dir with the fixed hardening every command
+// gets, before any override or subcommand.
+func hardenedArgv(dir string) []string {
+	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
+	for _, kv := range hardening {
+		argv = append(argv, "-c", kv)
+	}
+	return argv
 }
 
 // Result is a finished git command. A non-zero ExitCode is git's answer
@@ -202,12 +209,7 @@ func runBesideListing(ctx context.Context, dir string, baseline []string, sub ..
 		_, err := driverOverrides(ctx, dir, env)
 		listed <- err
 	}()
-	argv := []string{"git", "--no-pager", "--no-optional-locks", "-C", dir}
-	for _, kv := range hardening {
-		argv = append(argv, "-c", kv)
-	}
-	argv = append(argv, sub...)
-	res, err := run(ctx, Command{Argv: argv, Env: env})
+	res, err := run(ctx, Command{Argv: append(hardenedArgv(dir), sub...), Env: env})
 	if lerr := <-listed; lerr != nil {
 		return Result{}, lerr
 	}
