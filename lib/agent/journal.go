@@ -66,6 +66,14 @@ type journal interface {
 	// ProviderEnd settles a provider request; message, when non-nil, is
 	// recorded as its message event in the same transaction.
 	ProviderEnd(ctx context.Context, refs Refs, id, state string, u usage, message any) error
+	// ProviderEndWithNext is ProviderEnd committed with the run's next
+	// commit instead of in one of its own: a turn's response with tool
+	// calls settles in the first call's commit (its decision and intent),
+	// which comes before anything is dispatched, so a turn of tool calls
+	// costs one commit fewer. A crash before that commit leaves the
+	// request dispatched, which recovery marks uncertain, as it does a
+	// crash while the response streams.
+	ProviderEndWithNext(refs Refs, id, state string, u usage, message any) error
 	// ProviderFailed settles a provider request that ended in an error,
 	// recording the error's detail in its event.
 	ProviderFailed(ctx context.Context, refs Refs, id, state string, cause error) error

@@ -80,6 +80,11 @@ func (c *countingJournal) ProviderEnd(ctx context.Context, refs Refs, id, state 
 	return
 }
 
+func (c *countingJournal) ProviderEndWithNext(refs Refs, id, state string, u usage, message any) (err error) {
+	c.measure("ProviderEndWithNext", func() { err = c.journal.ProviderEndWithNext(refs, id, state, u, message) })
+	return
+}
+
 func (c *countingJournal) ProviderFailed(ctx context.Context, refs Refs, id, state string, cause error) (err error) {
 	c.measure("ProviderFailed", func() { err = c.journal.ProviderFailed(ctx, refs, id, state, cause) })
 	return
@@ -106,15 +111,13 @@ func countCommits(h *harness) *countingJournal {
 // The commit budget (issue 21, DESIGN §8): a tool call is exactly two
 // durable commits — the intent (with the decision) before dispatch, the
 // outcome (with the dispatch marker, the artifact reference and the
-// events derived from it) after — and a model request at most two — the
-// reservation before sending, the response with its message and usage
-// after. Between the first request and the finish nothing else commits:
-// every commit of a turn is one of those four. The reservation of every
-// request after a turn of tool calls shares the commit of that turn's
-// last outcome, so only the first request commits ProviderStart: a turn
-// of one tool call is three commits, not four. The first request's
-// reservation shares the commit of the task's start records
-// (RecordStart), so no request commits a reservation of its own.
+// events derived from it) after — and a model request shares both of its
+// own: its reservation goes into the commit before it (the task's start
+// records, or the previous turn's last outcome) and a response with tool
+// calls settles in its first call's intent commit. Only a final text
+// response commits on its own (ProviderEnd). Between the first request
+// and the finish nothing else commits: a turn of one tool call is two
+// commits, not four.
 func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	big := strings.Repeat("a line of a large file\n", 1200) // over the 16 KiB context bound
 	scenario := `{"version":1,"name":"budget","models":["sim"],"steps":[
@@ -137,7 +140,7 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	first, last := -1, -1
 	for i, call := range c.calls {
 		switch call.method {
-		case "ProviderStart", "ProviderEnd", "OpAuthorize", "OpResult":
+		case "ProviderStart", "ProviderEnd", "ProviderEndWithNext", "OpAuthorize", "OpResult":
 			if first < 0 {
 				first = i
 			}
@@ -153,6 +156,10 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 		case "ProviderStart", "ProviderEnd", "OpAuthorize":
 			if call.cost != (store.DurableCounts{Commits: 1}) {
 				t.Errorf("%s cost %+v, want exactly one commit and no other fsync", call.method, call.cost)
+			}
+		case "ProviderEndWithNext":
+			if call.cost != (store.DurableCounts{}) {
+				t.Errorf("%s cost %+v, want nothing: it joins the next commit", call.method, call.cost)
 			}
 		case "OpResult":
 			// A result too large for the context is an artifact: its file
@@ -172,11 +179,11 @@ func TestCommitBudgetPerModelRequestAndToolCall(t *testing.T) {
 	if sum != total {
 		t.Errorf("the journal accounts for %+v of the store's %+v: something commits outside it", sum, total)
 	}
-	if per["ProviderStart"] != 0 || per["RecordStart"] != 1 || per["ProviderEnd"] != 4 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
+	if per["ProviderStart"] != 0 || per["RecordStart"] != 1 || per["ProviderEnd"] != 1 || per["ProviderEndWithNext"] != 3 || per["OpAuthorize"] != 4 || per["OpResult"] != 4 || artifacts != 1 {
 		t.Errorf("calls %v, artifacts %d", per, artifacts)
 	}
-	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 4+2*4 {
-		t.Errorf("%d commits in the turns; want 12: 4 requests (every reservation shared: the first with the start's records, 3 with outcomes; 4 responses) and 4 tool calls of 2", turns)
+	if turns := total.Commits - int64(commitsOutsideTurns(c.calls)); turns != 1+2*4 {
+		t.Errorf("%d commits in the turns; want 9: 4 tool calls of 2 (sharing every reservation and the 3 responses with tool calls) and the final text response", turns)
 	}
 	// Four requests, each reserved and dispatched before its send and
 	// completed after.
@@ -203,7 +210,7 @@ func commitsOutsideTurns(calls []journalCall) int {
 	n := 0
 	for _, call := range calls {
 		switch call.method {
-		case "ProviderStart", "ProviderEnd", "OpAuthorize", "OpResult":
+		case "ProviderStart", "ProviderEnd", "ProviderEndWithNext", "OpAuthorize", "OpResult":
 		default:
 			n += int(call.cost.Commits)
 		}
@@ -239,9 +246,9 @@ func TestTurnProbeWritesOneLinePerTurnWithItsCommits(t *testing.T) {
 		turns = append(turns, s)
 	}
 	// The first request was reserved with the task's start records, the
-	// second with the first turn's last outcome: each turn's request
-	// commits only its response.
-	want := []turnSample{{Turn: 1, Commits: 5, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
+	// second with the first turn's last outcome; the first response
+	// settled with the first call's intent, the final one on its own.
+	want := []turnSample{{Turn: 1, Commits: 4, ToolCalls: 2, ToolCommits: 4}, {Turn: 2, Commits: 1}}
 	if len(turns) != len(want) {
 		t.Fatalf("turn lines: %s", b)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
@@ -18,22 +19,42 @@ import (
 type storeJournal struct {
 	S    *store.Store
 	Emit func(core.Event)
+
+	// held is a provider request's settlement waiting for the run's next
+	// commit (ProviderEndWithNext); heldMu guards it.
+	heldMu sync.Mutex
+	held   txWrite
 }
 
-// write runs fn in one transaction and emits its events after commit.
-func (j *storeJournal) write(ctx context.Context, refs Refs, fn func(tx *store.Tx, add func(core.Event, error) error) error) error {
+// txWrite is the body of one journal transaction.
+type txWrite func(tx *store.Tx, add func(core.Event, error) error) error
+
+// write runs fn in one transaction and emits its events after commit. A
+// held settlement is written first in the same transaction; when the
+// transaction fails it stays held for the next one.
+func (j *storeJournal) write(ctx context.Context, refs Refs, fn txWrite) error {
+	held := j.takeHeld()
 	var evs []core.Event
 	err := j.S.Write(ctx, func(tx *store.Tx) error {
 		evs = evs[:0]
 		tx.Meta.Trace = refs.Trace
 		_, tx.Meta.Span = telemetry.IDs(ctx)
-		return fn(tx, func(ev core.Event, err error) error {
+		add := func(ev core.Event, err error) error {
 			if err == nil {
 				evs = append(evs, ev)
 			}
 			return err
-		})
+		}
+		if held != nil {
+			if err := held(tx, add); err != nil {
+				return err
+			}
+		}
+		return fn(tx, add)
 	})
+	if err != nil && held != nil {
+		j.restoreHeld(held)
+	}
 	if err == nil && j.Emit != nil {
 		for _, ev := range evs {
 			j.Emit(ev)
@@ -332,13 +353,51 @@ func (j *storeJournal) ProviderEnd(ctx context.Context, refs Refs, id, state str
 			return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
 		}
 	}
-	return j.write(ctx, refs, func(tx *store.Tx, add func(core.Event, error) error) error {
+	return j.write(ctx, refs, settlement(refs, id, state, u, body))
+}
+
+// ProviderEndWithNext holds the settlement for the run's next commit.
+func (j *storeJournal) ProviderEndWithNext(refs Refs, id, state string, u usage, message any) error {
+	body, err := json.Marshal(message)
+	if err != nil {
+		return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
+	}
+	j.heldMu.Lock()
+	defer j.heldMu.Unlock()
+	if j.held != nil {
+		return core.Errorf(core.CodeInternal, "provider request %s: an earlier settlement is still waiting for a commit", id)
+	}
+	j.held = settlement(refs, id, state, u, body)
+	return nil
+}
+
+// settlement writes a provider request's end state with its usage and,
+// when body is non-nil, its message event.
+func settlement(refs Refs, id, state string, u usage, body []byte) txWrite {
+	return func(tx *store.Tx, add func(core.Event, error) error) error {
 		_, ev, err := tx.SetProviderRequestState(id, core.SlotState(state), &store.Usage{InputTokens: u.Input, OutputTokens: u.Output, Source: u.Source})
 		if err := add(ev, err); err != nil || body == nil {
 			return err
 		}
 		return add(tx.Append(core.Event{Type: core.EvMessage, Session: refs.Session, Task: refs.Task, Attempt: refs.Attempt, Trace: refs.Trace, Data: body}))
-	})
+	}
+}
+
+func (j *storeJournal) takeHeld() txWrite {
+	j.heldMu.Lock()
+	defer j.heldMu.Unlock()
+	h := j.held
+	j.held = nil
+	return h
+}
+
+// restoreHeld puts back a settlement whose transaction failed.
+func (j *storeJournal) restoreHeld(h txWrite) {
+	j.heldMu.Lock()
+	defer j.heldMu.Unlock()
+	if j.held == nil {
+		j.held = h
+	}
 }
 
 func (j *storeJournal) Finish(ctx context.Context, refs Refs, task core.TaskState, attempt core.AttemptState, reason string) error {

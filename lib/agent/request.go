@@ -77,8 +77,21 @@ func (a *run) request(ctx context.Context, purpose string, msgs []message, tools
 	}
 	a.budget.Reconcile(resv, reported)
 	msg := map[string]any{"role": roleAssistant, "purpose": purpose, "content": resp.Content, "tool_calls": len(resp.ToolCalls), "finish_reason": resp.FinishReason}
-	if err := a.Journal.ProviderEnd(ctx, a.refs, id, "completed", resp.Usage, msg); err != nil {
+	settle := a.Journal.ProviderEnd
+	if purpose == purposeTurn && len(resp.ToolCalls) > 0 {
+		// The turn's first tool call commits next, with its decision and
+		// intent, before anything is dispatched: the response joins it.
+		settle = func(_ context.Context, refs Refs, id, state string, u usage, message any) error {
+			return a.Journal.ProviderEndWithNext(refs, id, state, u, message)
+		}
+	}
+	// The response arrived whole: it is settled even when the task was
+	// cancelled meanwhile (an unsettled one would be called uncertain).
+	if err := settle(context.WithoutCancel(ctx), a.refs, id, "completed", resp.Usage, msg); err != nil {
 		return modelResponse{}, stopWith(core.CodeStorageError, "journal_unavailable", err)
+	}
+	if ctx.Err() != nil {
+		return modelResponse{}, stopped(ctx, ctx.Err())
 	}
 	return resp, nil
 }
