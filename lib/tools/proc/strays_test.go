@@ -61,3 +61,20 @@ func TestLeftoversAreSignalledTogether(t *testing.T) {
 		t.Fatalf("%d leftover jobs ran their next command after being stopped", len(ents))
 	}
 }
+
+// With nothing adopted, End looks at the process table once: a look reads
+// every process's stat on the machine, and a run's end makes three End
+// calls (the tool server's, the owner's for the task, its own at close).
+func TestEndWithNoStraysLooksOnce(t *testing.T) {
+	looks := 0
+	defer func(read func() map[int]procInfo) { readProcs = read }(readProcs)
+	read := readProcs
+	readProcs = func() map[int]procInfo { looks++; return read() }
+	ended, alive := Strays{}.End(time.Second)
+	if len(ended) != 0 || len(alive) != 0 {
+		t.Fatalf("ended %v, alive %v: this test process adopted nothing", ended, alive)
+	}
+	if looks != 1 {
+		t.Errorf("%d looks at the process table, want 1", looks)
+	}
+}
