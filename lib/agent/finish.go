@@ -176,14 +176,17 @@ func (a *run) verifyNow(ctx context.Context) Verdict {
 		return v
 	}
 	exit, output := execResult(out)
-	state, serr := WorkspaceFingerprint(ctx, a.Tools)
+	// The command ran to its end: the state it ran against is read and
+	// its verdict recorded even when the task was cancelled meanwhile (a
+	// cancelled read made the state "unknown", which matched itself).
+	state, serr := WorkspaceFingerprint(wctx, a.Tools)
 	if serr != nil {
-		state = "unknown"
+		state = workspaceStateUnknown
 	}
 	a.verifyOutput = output
 	runRec := &VerificationRun{Command: a.verify, ExitCode: exit, State: state, EditSeq: a.editSeq, Output: tail(output, maxEvidenceBytes)}
 	v := DecideVerification(a.verify, false, runRec, a.editSeq, state)
-	a.record(ctx, core.EvVerification, v)
+	a.record(wctx, core.EvVerification, v)
 	return v
 }
 
@@ -206,7 +209,10 @@ func honestSummary(summary string, v Verdict, failedRuns int) string {
 		return summary
 	}
 	what := fmt.Sprintf("Verification failed: `%s` exited with code %d", v.Evidence.Command, v.Evidence.ExitCode)
-	if v.Verification == VerifyStale {
+	switch {
+	case v.Reason == core.UnknownStateReason:
+		what = fmt.Sprintf("Verification proves nothing: the workspace state `%s` ran against could not be read", v.Evidence.Command)
+	case v.Verification == VerifyStale:
 		what = fmt.Sprintf("Verification is stale: the workspace changed after `%s` ran", v.Evidence.Command)
 	}
 	if failedRuns > 1 {

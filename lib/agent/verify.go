@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 
+	"github.com/josecorral/fluzo/lib/core"
+
 	"github.com/josecorral/fluzo/lib/tools"
 )
 
@@ -19,6 +21,10 @@ const (
 // ReasonVerificationNotConfigured is the failure reason of a task that has
 // neither a verification command nor a recorded waiver.
 const ReasonVerificationNotConfigured = "verification_not_configured"
+
+// workspaceStateUnknown is the fingerprint recorded when it could not be
+// read. Two unknown states are not the same state.
+const workspaceStateUnknown = "unknown"
 
 // ReasonVerificationCancelled is the reason of a not_run verdict whose
 // command the task's cancellation ended before it could decide.
@@ -63,6 +69,8 @@ func DecideVerification(command string, waived bool, last *VerificationRun, edit
 		return Verdict{Verification: VerifyNotConfigured, Reason: ReasonVerificationNotConfigured}
 	case last == nil:
 		return Verdict{Verification: VerifyNotRun, Reason: "verification_not_run"}
+	case last.State == workspaceStateUnknown || last.State == "" || currentState == workspaceStateUnknown || currentState == "":
+		return Verdict{Verification: VerifyStale, Reason: core.UnknownStateReason, Evidence: last, EditsSince: editSeq - last.EditSeq}
 	case last.EditSeq != editSeq || last.State != currentState:
 		return Verdict{Verification: VerifyStale, Reason: "workspace_changed_after_verification", Evidence: last, EditsSince: editSeq - last.EditSeq}
 	case !last.Passed():

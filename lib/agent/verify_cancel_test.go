@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/tools"
 )
 
 // A run cancelled while its verification command runs (SIGTERM as the
@@ -98,5 +100,83 @@ func TestRunCancelledAsVerificationStartsIsCancelled(t *testing.T) {
 	}
 	if i, r := h.count(core.EvOperationIntent), h.count(core.EvOperationResult); i != r {
 		t.Fatalf("%d intents but %d results", i, r)
+	}
+}
+
+// cancelAfterVerifyCommand cancels the run the moment its verification
+// command has returned, before the workspace state it ran against is read.
+type cancelAfterVerifyCommand struct {
+	Tools
+	cancel func()
+}
+
+// Query answers as a backend that honours cancellation does.
+func (c cancelAfterVerifyCommand) Query(ctx context.Context, name string, args, out any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return c.Tools.Query(ctx, name, args, out)
+}
+
+func (c cancelAfterVerifyCommand) Call(ctx context.Context, tool string, args json.RawMessage) (toolOutcome, error) {
+	out, err := c.Tools.Call(ctx, tool, args)
+	if tool == "exec" && strings.Contains(string(args), "verified") {
+		c.cancel()
+	}
+	return out, err
+}
+
+// A cancellation that lands once the verification command has passed
+// does not make its evidence unknown: the state it ran against is read
+// and the verdict recorded anyway, against the real state. The read was
+// made with the cancelled context: it failed, the state was recorded
+// "unknown", and "unknown" equalled the current "unknown", so the run
+// ended completed on evidence tied to no state.
+func TestCancelAfterAPassingVerificationKeepsItsEvidence(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"claim","match":{"messages":2},"respond":{"text":"done"}}]}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.runner.Tools = cancelAfterVerifyCommand{h.runner.Tools, cancel}
+	res := h.runner.Run(ctx, taskStart{Request: "check it", Verify: "touch verified"})
+	v := res.Verification
+	if v.Evidence == nil || v.Evidence.State == "" || v.Evidence.State == workspaceStateUnknown {
+		t.Fatalf("the verification's evidence has no state: %+v", v)
+	}
+	if h.count(core.EvVerification) != 1 {
+		t.Errorf("%d verification events, want the verdict recorded once", h.count(core.EvVerification))
+	}
+	if v.Completed && v.Verification != VerifyPassed {
+		t.Errorf("completed on a %s verdict", v.Verification)
+	}
+}
+
+// unreadableState is a backend that runs commands but cannot say what
+// state the workspace is in.
+type unreadableState struct{ Tools }
+
+func (u unreadableState) Query(ctx context.Context, name string, args, out any) error {
+	if name == tools.QueryFingerprint {
+		return core.Errorf(core.CodeFailed, "the fingerprint cannot be read")
+	}
+	return u.Tools.Query(ctx, name, args, out)
+}
+
+// A verification command that passed against a state nobody could read
+// completes nothing: "unknown" then and "unknown" now are not the same
+// state. It completed before.
+func TestPassingVerificationAgainstAnUnreadableStateDoesNotComplete(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "x\n"}, `{"version":1,"name":"t","models":["sim"],"steps":[
+ {"id":"claim","match":{"messages":2},"respond":{"text":"done"}},
+ {"id":"again","match":{"messages":4},"respond":{"text":"done"}},
+ {"id":"more","match":{"messages":6},"respond":{"text":"done"}}]}`)
+	h.runner.Tools = unreadableState{h.runner.Tools}
+	h.runner.VerificationAttempts = 1
+	res := h.runner.Run(context.Background(), taskStart{Request: "check it", Verify: "true"})
+	if res.Status == "completed" || res.Verification.Completed {
+		t.Fatalf("completed on evidence tied to no state: %+v", res)
+	}
+	if res.Verification.Reason != core.UnknownStateReason {
+		t.Errorf("verdict %+v, want reason %s", res.Verification, core.UnknownStateReason)
 	}
 }

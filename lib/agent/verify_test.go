@@ -28,6 +28,11 @@ func TestVerificationContract(t *testing.T) {
 		{"nothing to verify and no waiver", "", false, nil, 5, "x", false, VerifyNotConfigured},
 		{"explicit waiver", "", true, nil, 5, "x", true, VerifyWaived},
 		{"a waiver does not override a declared command", "cargo test", true, fail, 2, "s2", false, VerifyFailed},
+		// Two unreadable states are not the same state.
+		{"state unknown then and now", "cargo test", false, &VerificationRun{Command: "cargo test", State: "unknown", EditSeq: 2}, 2, "unknown", false, VerifyStale},
+		{"state unknown now", "cargo test", false, pass, 2, "unknown", false, VerifyStale},
+		{"state unknown then", "cargo test", false, &VerificationRun{Command: "cargo test", State: "unknown", EditSeq: 2}, 2, "s2", false, VerifyStale},
+		{"no state recorded", "cargo test", false, &VerificationRun{Command: "cargo test", EditSeq: 2}, 2, "", false, VerifyStale},
 	}
 	for _, c := range cases {
 		v := DecideVerification(c.cmd, c.waived, c.last, c.edits, c.state)

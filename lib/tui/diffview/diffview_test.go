@@ -147,10 +147,11 @@ func TestSummaryKeepsUserChangesApartAndMarksAttribution(t *testing.T) {
 
 func TestVerificationOutcomesAndUnknowns(t *testing.T) {
 	for raw, want := range map[string]string{
-		`{"completed":true,"verification":"passed","evidence":{"command":"make test","exit_code":0}}`: "after the last edit|0",
-		`{"completed":false,"verification":"not_run","reason":"task_stopped"}`:                        "not run (task_stopped)|none: the command did not run",
-		`{"completed":false,"verification":"stale","evidence":{"command":"x","exit_code":0}}`:         "stale: the workspace changed after it ran|0",
-		`{"completed":false,"verification":"failed","evidence":{"command":"x","exit_code":null}}`:     "after the last edit|unknown (the command was stopped)",
+		`{"completed":true,"verification":"passed","evidence":{"command":"make test","exit_code":0}}`:                            "after the last edit|0",
+		`{"completed":false,"verification":"not_run","reason":"task_stopped"}`:                                                   "not run (task_stopped)|none: the command did not run",
+		`{"completed":false,"verification":"stale","evidence":{"command":"x","exit_code":0}}`:                                    "stale: the workspace changed after it ran|0",
+		`{"completed":false,"verification":"failed","evidence":{"command":"x","exit_code":null}}`:                                "after the last edit|unknown (the command was stopped)",
+		`{"completed":false,"verification":"stale","reason":"workspace_state_unknown","evidence":{"command":"x","exit_code":0}}`: "unproven: the workspace state it ran against could not be read|0",
 	} {
 		v, err := ParseVerification(json.RawMessage(raw))
 		if err != nil {

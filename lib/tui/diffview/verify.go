@@ -86,6 +86,9 @@ func (v *Verification) When() string {
 	case "passed", "failed":
 		return "after the last edit"
 	case "stale":
+		if v.Reason == core.UnknownStateReason {
+			return "unproven: the workspace state it ran against could not be read"
+		}
 		return "stale: the workspace changed after it ran"
 	case "not_run":
 		if v.Reason != "" {
