@@ -73,7 +73,7 @@ type journal interface {
 	// costs one commit fewer. A crash before that commit leaves the
 	// request dispatched, which recovery marks uncertain, as it does a
 	// crash while the response streams.
-	ProviderEndWithNext(refs Refs, id, state string, u usage, message any) error
+	ProviderEndWithNext(ctx context.Context, refs Refs, id, state string, u usage, message any) error
 	// ProviderFailed settles a provider request that ended in an error,
 	// recording the error's detail in its event.
 	ProviderFailed(ctx context.Context, refs Refs, id, state string, cause error) error

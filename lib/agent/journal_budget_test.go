@@ -80,8 +80,8 @@ func (c *countingJournal) ProviderEnd(ctx context.Context, refs Refs, id, state 
 	return
 }
 
-func (c *countingJournal) ProviderEndWithNext(refs Refs, id, state string, u usage, message any) (err error) {
-	c.measure("ProviderEndWithNext", func() { err = c.journal.ProviderEndWithNext(refs, id, state, u, message) })
+func (c *countingJournal) ProviderEndWithNext(ctx context.Context, refs Refs, id, state string, u usage, message any) (err error) {
+	c.measure("ProviderEndWithNext", func() { err = c.journal.ProviderEndWithNext(ctx, refs, id, state, u, message) })
 	return
 }
 

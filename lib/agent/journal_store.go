@@ -353,11 +353,12 @@ func (j *storeJournal) ProviderEnd(ctx context.Context, refs Refs, id, state str
 			return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
 		}
 	}
-	return j.write(ctx, refs, settlement(refs, id, state, u, body))
+	return j.write(ctx, refs, settlement(refs, id, state, u, body, ""))
 }
 
-// ProviderEndWithNext holds the settlement for the run's next commit.
-func (j *storeJournal) ProviderEndWithNext(refs Refs, id, state string, u usage, message any) error {
+// ProviderEndWithNext holds the settlement for the run's next commit; its
+// events keep the span that was current here, not the next commit's.
+func (j *storeJournal) ProviderEndWithNext(ctx context.Context, refs Refs, id, state string, u usage, message any) error {
 	body, err := json.Marshal(message)
 	if err != nil {
 		return core.Wrap(err, core.CodeInternal, "cannot encode the message event")
@@ -367,14 +368,19 @@ func (j *storeJournal) ProviderEndWithNext(refs Refs, id, state string, u usage,
 	if j.held != nil {
 		return core.Errorf(core.CodeInternal, "provider request %s: an earlier settlement is still waiting for a commit", id)
 	}
-	j.held = settlement(refs, id, state, u, body)
+	_, span := telemetry.IDs(ctx)
+	j.held = settlement(refs, id, state, u, body, span)
 	return nil
 }
 
 // settlement writes a provider request's end state with its usage and,
-// when body is non-nil, its message event.
-func settlement(refs Refs, id, state string, u usage, body []byte) txWrite {
+// when body is non-nil, its message event; span, when set, is their span.
+func settlement(refs Refs, id, state string, u usage, body []byte, span string) txWrite {
 	return func(tx *store.Tx, add func(core.Event, error) error) error {
+		if span != "" {
+			defer func(prev string) { tx.Meta.Span = prev }(tx.Meta.Span)
+			tx.Meta.Span = span
+		}
 		_, ev, err := tx.SetProviderRequestState(id, core.SlotState(state), &store.Usage{InputTokens: u.Input, OutputTokens: u.Output, Source: u.Source})
 		if err := add(ev, err); err != nil || body == nil {
 			return err

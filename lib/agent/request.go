@@ -81,9 +81,7 @@ func (a *run) request(ctx context.Context, purpose string, msgs []message, tools
 	if purpose == purposeTurn && len(resp.ToolCalls) > 0 {
 		// The turn's first tool call commits next, with its decision and
 		// intent, before anything is dispatched: the response joins it.
-		settle = func(_ context.Context, refs Refs, id, state string, u usage, message any) error {
-			return a.Journal.ProviderEndWithNext(refs, id, state, u, message)
-		}
+		settle = a.Journal.ProviderEndWithNext
 	}
 	// The response arrived whole: it is settled even when the task was
 	// cancelled meanwhile (an unsettled one would be called uncertain).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/josecorral/fluzo/lib/core"
 	"github.com/josecorral/fluzo/lib/store"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // commitOf records, for every emitted event, the store's commit count
@@ -151,10 +152,10 @@ func TestAHeldSettlementSurvivesAFailedTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, out := int64(5), int64(2)
-	if err := sj.ProviderEndWithNext(refs, id, "completed", usage{Input: &in, Output: &out}, map[string]any{"role": "assistant"}); err != nil {
+	if err := sj.ProviderEndWithNext(ctx, refs, id, "completed", usage{Input: &in, Output: &out}, map[string]any{"role": "assistant"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := sj.ProviderEndWithNext(refs, id, "completed", usage{}, map[string]any{}); err == nil {
+	if err := sj.ProviderEndWithNext(ctx, refs, id, "completed", usage{}, map[string]any{}); err == nil {
 		t.Error("a second held settlement was accepted")
 	}
 	boom := errors.New("refused")
@@ -205,4 +206,42 @@ func (m cancellingModel) Complete(ctx context.Context, req modelRequest, live fu
 	resp, err := m.model.Complete(ctx, req, live)
 	m.cancel()
 	return resp, err
+}
+
+// A held settlement's events keep the span that was current when it was
+// held (the request's), not the span of the commit that writes them.
+func TestAHeldSettlementKeepsItsSpan(t *testing.T) {
+	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"none","models":["sim"],"steps":[]}`)
+	sj := h.runner.Journal.(*storeJournal)
+	ctx := context.Background()
+	refs, err := sj.StartTask(ctx, taskStart{Request: "look", NoVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := sj.ProviderStart(ctx, refs, purposeTurn, "sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSpan := func(span byte) context.Context {
+		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{span}, TraceFlags: trace.FlagsSampled})
+		return trace.ContextWithSpanContext(ctx, sc)
+	}
+	if err := sj.ProviderEndWithNext(withSpan(0xaa), refs, id, "completed", usage{}, map[string]any{"role": "assistant"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sj.Record(withSpan(0xbb), refs, core.EvTaskState, map[string]any{"probe": true}); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	spans := map[string]string{}
+	for _, ev := range h.events {
+		spans[ev.Type] = ev.Span
+	}
+	if want := (trace.SpanID{0xaa}).String(); spans[core.EvProviderResponse] != want || spans[core.EvMessage] != want {
+		t.Errorf("the settlement's events carry spans %q/%q, want %s", spans[core.EvProviderResponse], spans[core.EvMessage], want)
+	}
+	if want := (trace.SpanID{0xbb}).String(); spans[core.EvTaskState] != want {
+		t.Errorf("the next commit's own event carries span %q, want %s", spans[core.EvTaskState], want)
+	}
 }
