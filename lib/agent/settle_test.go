@@ -140,17 +140,8 @@ func TestAHeldResponseSettlesWithWhateverCommitsNext(t *testing.T) {
 // the next one; a second settlement while one is held is refused rather
 // than dropping the first.
 func TestAHeldSettlementSurvivesAFailedTransaction(t *testing.T) {
-	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"none","models":["sim"],"steps":[]}`)
-	sj := h.runner.Journal.(*storeJournal)
+	h, sj, refs, id := startedRequest(t)
 	ctx := context.Background()
-	refs, err := sj.StartTask(ctx, taskStart{Request: "look", NoVerify: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := sj.ProviderStart(ctx, refs, purposeTurn, "sim")
-	if err != nil {
-		t.Fatal(err)
-	}
 	in, out := int64(5), int64(2)
 	if err := sj.ProviderEndWithNext(ctx, refs, id, "completed", usage{Input: &in, Output: &out}, map[string]any{"role": "assistant"}); err != nil {
 		t.Fatal(err)
@@ -211,17 +202,8 @@ func (m cancellingModel) Complete(ctx context.Context, req modelRequest, live fu
 // A held settlement's events keep the span that was current when it was
 // held (the request's), not the span of the commit that writes them.
 func TestAHeldSettlementKeepsItsSpan(t *testing.T) {
-	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"none","models":["sim"],"steps":[]}`)
-	sj := h.runner.Journal.(*storeJournal)
+	h, sj, refs, id := startedRequest(t)
 	ctx := context.Background()
-	refs, err := sj.StartTask(ctx, taskStart{Request: "look", NoVerify: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := sj.ProviderStart(ctx, refs, purposeTurn, "sim")
-	if err != nil {
-		t.Fatal(err)
-	}
 	withSpan := func(span byte) context.Context {
 		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{span}, TraceFlags: trace.FlagsSampled})
 		return trace.ContextWithSpanContext(ctx, sc)
@@ -244,4 +226,22 @@ func TestAHeldSettlementKeepsItsSpan(t *testing.T) {
 	if want := (trace.SpanID{0xbb}).String(); spans[core.EvTaskState] != want {
 		t.Errorf("the next commit's own event carries span %q, want %s", spans[core.EvTaskState], want)
 	}
+}
+
+// startedRequest is a task with one provider request reserved and
+// dispatched, straight through the store journal.
+func startedRequest(t *testing.T) (*harness, *storeJournal, Refs, string) {
+	t.Helper()
+	h := newHarness(t, map[string]string{"a.txt": "hello\n"}, `{"version":1,"name":"none","models":["sim"],"steps":[]}`)
+	sj := h.runner.Journal.(*storeJournal)
+	ctx := context.Background()
+	refs, err := sj.StartTask(ctx, taskStart{Request: "look", NoVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := sj.ProviderStart(ctx, refs, purposeTurn, "sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, sj, refs, id
 }
