@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/store"
+	"github.com/josecorral/fluzo/lib/timerslack"
 )
 
 // turnProbe writes one JSON line per turn — the process's own CPU, wall
@@ -162,7 +163,8 @@ func (p *turnProbe) close() {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	anon, file := residentNow()
-	line, _ := json.Marshal(map[string]any{"process": true, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
+	slack, _ := timerslack.Current()
+	line, _ := json.Marshal(map[string]any{"process": true, "timer_slack_ns": slack, "cpu_us": float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3, "max_rss_kib": ru.Maxrss,
 		"rss_anon_kib": anon, "rss_file_kib": file,
 		"first_request_unix_ns": p.firstSend, "gomaxprocs": runtime.GOMAXPROCS(0), "phases": phasesSoFar()})
 	p.f.Write(append(line, '\n'))

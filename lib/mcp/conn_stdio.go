@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/josecorral/fluzo/lib/timerslack"
 )
 
 // maxMessageBytes bounds one message a server sends: a line longer than
@@ -49,7 +51,7 @@ func startStdio(cmd *exec.Cmd) (*stdioConn, error) {
 		return nil, err
 	}
 	cmd.Stdout = w
-	err = cmd.Start()
+	err = timerslack.Start(cmd)
 	w.Close()
 	if err != nil {
 		stdout.Close()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/josecorral/fluzo/lib/core"
+	"github.com/josecorral/fluzo/lib/timerslack"
 )
 
 // Result is the answer to one tool request.
@@ -123,7 +124,7 @@ func StartCommandHolding(ctx context.Context, argv []string, env []string, lock 
 	if err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot create the fluzo-tool pipes")
 	}
-	if err := cmd.Start(); err != nil {
+	if err := timerslack.Start(cmd); err != nil {
 		return nil, core.Wrap(err, core.CodeFailed, "cannot start the tool backend "+binary).WithHint("install %s, or fix the backend command (tools.backend, --backend)", binary)
 	}
 	c := pipeClient(stdin, stdout, tail)

@@ -3,6 +3,10 @@ package agent
 import (
 	"os"
 	"runtime"
+
+	// The agent's threads run with a wider timer slack, so that the
+	// runtime's sysmon wakes the machine less often (see the package).
+	_ "github.com/josecorral/fluzo/lib/timerslack/sysmon"
 )
 
 // A headless run is one goroutine at work at a time — waiting on the
