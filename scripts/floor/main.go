@@ -5,7 +5,8 @@
 // outcome; a turn's request shares them), one streamed chat completion
 // from the simulator through net/http, and one line sent to a child
 // process and read back (the tool server's round trip). It runs with one
-// P, as a headless fluzo-agent does. Its figures are the floor under the
+// P and fluzo-agent's timer slack (lib/timerslack/sysmon), as a headless
+// fluzo-agent does. Its figures are the floor under the
 // agent's own CPU per turn: what the agent spends above them is its own.
 //
 // Usage: floor BASE_URL TURNS
@@ -32,7 +33,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/josecorral/fluzo/lib/timerslack/sysmon"
 	_ "github.com/mattn/go-sqlite3"
+	"golang.org/x/sys/unix"
 )
 
 func main() {
@@ -44,6 +47,10 @@ func main() {
 	if err != nil || turns < 1 {
 		fmt.Fprintln(os.Stderr, "floor: TURNS must be a positive number")
 		os.Exit(2)
+	}
+	if err := withAgentSlack(); err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		os.Exit(1)
 	}
 	runtime.GOMAXPROCS(1)
 	out, err := measure(os.Args[1], turns)
@@ -107,6 +114,27 @@ func measure(base string, turns int) (map[string]float64, error) {
 		out[name+"_p99_us"] = xs[(len(xs)-1)*99/100]
 	}
 	return out, nil
+}
+
+// withAgentSlack gives this process fluzo-agent's timer slack. A thread
+// inherits its creator's slack and the runtime's sysmon exists before
+// main runs, so the process executes itself again from a thread that has
+// it; the new image's threads all inherit it.
+func withAgentSlack() error {
+	runtime.LockOSThread()
+	cur, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
+	if err != nil || cur == sysmon.Slack {
+		runtime.UnlockOSThread()
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, sysmon.Slack, 0, 0, 0); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(self, os.Args, os.Environ())
 }
 
 func openDB(path string) (*sql.DB, error) {
