@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/josecorral/fluzo/lib/core"
-
 	"github.com/josecorral/fluzo/lib/tools"
 )
 
