@@ -14,16 +14,7 @@ import (
 // thread's slack afterwards.
 func childSlack(t *testing.T, threadSlack uint64, start func(*exec.Cmd) error) (child string, after uint64) {
 	t.Helper()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	prev, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
-	if err != nil {
-		t.Fatalf("the timer slack cannot be read: %v", err)
-	}
-	defer unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(prev), 0, 0, 0)
-	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(threadSlack), 0, 0, 0); err != nil {
-		t.Fatal(err)
-	}
+	defer onThreadWithSlack(t, threadSlack)()
 	var out strings.Builder
 	cmd := exec.Command("cat", "/proc/self/timerslack_ns")
 	cmd.Stdout = &out
@@ -62,15 +53,28 @@ func TestStartGivesTheChildTheOriginalSlack(t *testing.T) {
 }
 
 func TestCurrentIsTheThreadsSlack(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	prev, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
-	if err != nil {
-		t.Fatalf("the timer slack cannot be read: %v", err)
-	}
-	defer unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(prev), 0, 0, 0)
-	unix.Prctl(unix.PR_SET_TIMERSLACK, 1_234_000, 0, 0, 0)
+	defer onThreadWithSlack(t, 1_234_000)()
 	if got, err := Current(); err != nil || got != 1_234_000 {
 		t.Errorf("Current = %d, %v; want 1234000", got, err)
+	}
+}
+
+// onThreadWithSlack locks the calling goroutine to its thread and sets the
+// thread's slack to ns; the returned function restores both.
+func onThreadWithSlack(t *testing.T, ns uint64) (restore func()) {
+	t.Helper()
+	runtime.LockOSThread()
+	prev, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
+	if err != nil {
+		runtime.UnlockOSThread()
+		t.Fatalf("the timer slack cannot be read: %v", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(ns), 0, 0, 0); err != nil {
+		runtime.UnlockOSThread()
+		t.Fatal(err)
+	}
+	return func() {
+		unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(prev), 0, 0, 0)
+		runtime.UnlockOSThread()
 	}
 }
