@@ -32,6 +32,17 @@ func stampExists(ws Workspace) bool {
 	return err == nil
 }
 
+// expectChecked opens ws for writing and fails with why unless the open
+// ran the quick check.
+func expectChecked(t *testing.T, ws Workspace, why string) {
+	t.Helper()
+	s := openWriter(t, ws)
+	defer s.Close()
+	if !s.quickChecked {
+		t.Fatal(why)
+	}
+}
+
 // cleanlyClosed is a store with some history, closed by its writer.
 func cleanlyClosed(t *testing.T) Workspace {
 	t.Helper()
@@ -108,11 +119,7 @@ func TestALogToReplayIsChecked(t *testing.T) {
 	if err := os.WriteFile(ws.Database()+"-wal", []byte("frames of a writer that never checkpointed"), FileMode); err != nil {
 		t.Fatal(err)
 	}
-	s := openWriter(t, ws)
-	defer s.Close()
-	if !s.quickChecked {
-		t.Fatal("an open with a log to replay skipped the check")
-	}
+	expectChecked(t, ws, "an open with a log to replay skipped the check")
 }
 
 func TestAReplacedStoreIsChecked(t *testing.T) {
@@ -128,11 +135,7 @@ func TestAReplacedStoreIsChecked(t *testing.T) {
 	if err := os.Rename(tmp, ws.Database()); err != nil {
 		t.Fatal(err)
 	}
-	s := openWriter(t, ws)
-	defer s.Close()
-	if !s.quickChecked {
-		t.Fatal("an open of another file under the store's name skipped the check")
-	}
+	expectChecked(t, ws, "an open of another file under the store's name skipped the check")
 }
 
 func TestAnUnreadableStampIsChecked(t *testing.T) {
